@@ -1,0 +1,99 @@
+// swift-tools-version:6.0
+// cockpitd — a cockpit appliance daemon for light aircraft. Not certified avionics.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "cockpitd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "cockpitd", targets: ["cockpitd"]),
+        .executable(name: "cockpitctl", targets: ["cockpitctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+    ],
+    targets: [
+        // C libraries, through thin module maps (apt providers name the Debian -dev packages).
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure domain: no I/O, no clocks, no globals, no Foundation.
+        .target(
+            name: "CockpitCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: strict
+        ),
+
+        // Adapters: gpsd, I2C, SQLite, files, sockets, logging, recording and replay sources.
+        .target(
+            name: "CockpitIO",
+            dependencies: [
+                "CockpitCore", "CGPS", "CI2C", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Wiring: one runner that live mode and replay both drive.
+        .target(
+            name: "CockpitDaemon",
+            dependencies: [
+                "CockpitCore", "CockpitIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Blocking control-socket client and panel renderer used by cockpitctl (and the tests).
+        .target(name: "CockpitClient", dependencies: ["CockpitCore"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "cockpitd",
+            dependencies: [
+                "CockpitDaemon", "CockpitIO", "CockpitCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cockpitctl",
+            dependencies: [
+                "CockpitClient", "CockpitCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cockpit-bench",
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore"],
+            path: "Benchmarks/cockpit-bench",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CockpitIOTests",
+            dependencies: ["CockpitIO", "CockpitCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CockpitDaemonTests",
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "cockpitd", "cockpitctl"],
+            swiftSettings: strict
+        ),
+    ]
+)

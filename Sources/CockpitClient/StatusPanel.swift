@@ -1,0 +1,109 @@
+public import CockpitCore
+
+/// The compact human panel cockpitctl prints: one block per source, "no data" where a source is
+/// absent — never a made-up value.
+public enum StatusPanel {
+    public static func render(_ status: JSONValue) -> String {
+        var lines: [String] = []
+        let utc = status["utc"]?.stringValue.map { "\($0) (GPS)" } ?? "unknown (no GPS time)"
+        let daemon = status["daemon"]
+        var mode = daemon?["mode"]?.stringValue ?? "?"
+        if mode == "replay", let file = daemon?["replay"]?["file"]?.stringValue {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            mode += " of \(name)"
+            if daemon?["replay"]?["finished"]?.boolValue == true { mode += " (finished)" }
+        }
+        lines.append("cockpitd — \(mode) — UTC \(utc)")
+        lines.append(gpsLine(status["gps"]))
+        lines.append(cabinLine(status["baro"]))
+        lines.append(sectionLine("FLIGHT", status["flight"]) { flight in
+            "state \(flight["state"]?.stringValue ?? "unknown")"
+        })
+        lines.append(sectionLine("HYPOXIA", status["hypoxia"]) { _ in "active" })
+        lines.append(sectionLine("NEAREST", status["airfields"]) { section in
+            guard let first = section["nearest"]?.arrayValue?.first else { return "none in range" }
+            return first["ident"]?.stringValue ?? "?"
+        })
+        lines.append(sectionLine("TRAFFIC", status["traffic"]) { section in
+            "\(section["targets"]?.arrayValue?.count ?? 0) targets"
+        })
+        if let recording = daemon?["recording"], recording != .null {
+            let active = recording["active"]?.boolValue == true
+            let events = recording["events"].map(text) ?? "?"
+            lines.append("REC      \(active ? "on" : "STOPPED: \(recording["stoppedReason"]?.stringValue ?? "?")")  \(events) events → \(recording["path"]?.stringValue ?? "?")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .null: "—"
+        default: JSONWriter.string(value)
+        }
+    }
+
+    static func gpsLine(_ gps: JSONValue?) -> String {
+        guard let gps else { return "GPS      no data" }
+        let state = gps["status"]?.stringValue ?? "absent"
+        let connected = gps["source"]?["connected"]?.boolValue
+        let source = connected == true ? "gpsd connected" : connected == false ? "gpsd DISCONNECTED" : "no source"
+        guard state != "absent" else {
+            return "GPS      no fix — \(source), \(gps["reports"].map(text) ?? "0") reports"
+        }
+        let lat = gps["latitudeDegrees"]?.doubleValue.map { formatCoordinate($0, positive: "N", negative: "S") } ?? "—"
+        let lon = gps["longitudeDegrees"]?.doubleValue.map { formatCoordinate($0, positive: "E", negative: "W") } ?? "—"
+        let altitude = gps["altitudeMSLFeet"].flatMap { $0.isNull ? nil : "\(text($0)) ft MSL" }
+            ?? gps["altitudeHAEFeet"].flatMap { $0.isNull ? nil : "\(text($0)) ft HAE" } ?? "alt —"
+        let speed = gps["groundSpeedKnots"].map(text) ?? "—"
+        let track = gps["trackTrueDegrees"].map(text) ?? "—"
+        let sats = gps["satellitesUsed"].map(text) ?? "—"
+        let age = gps["fixAgeSeconds"].map(text) ?? "—"
+        let flag = state == "stale" ? "STALE " : ""
+        return "GPS      \(flag)\(gps["mode"]?.stringValue ?? "?") \(lat) \(lon)  \(altitude)  GS \(speed) kt  TRK \(track)°T  sats \(sats)  age \(age) s"
+    }
+
+    static func cabinLine(_ baro: JSONValue?) -> String {
+        guard let baro else { return "CABIN    no data" }
+        let state = baro["status"]?.stringValue ?? "absent"
+        switch state {
+        case "valid":
+            let altitude = baro["cabinAltitudeFeet"].map(text) ?? "—"
+            let pressure = baro["pressureHectopascals"].map(text) ?? "—"
+            var line = "CABIN    \(altitude) ft (pressure altitude)  \(pressure) hPa"
+            if let difference = baro["cabinMinusGpsFeet"], !difference.isNull { line += "  cabin−GPS \(text(difference)) ft" }
+            return line
+        case "stale":
+            return "CABIN    STALE — no barometer sample for \(baro["sampleAgeSeconds"].map(text) ?? "?") s"
+        default:
+            return "CABIN    no data — no barometer\(baro["lastFault"]?.stringValue.map { " (\($0))" } ?? "")"
+        }
+    }
+
+    static func sectionLine(_ name: String, _ section: JSONValue?, _ body: (JSONValue) -> String) -> String {
+        let label = name.padding(to: 8)
+        guard let section else { return "\(label) no data" }
+        if section["available"]?.boolValue == false {
+            return "\(label) no data (\(section["reason"]?.stringValue ?? "unavailable"))"
+        }
+        return "\(label) \(body(section))"
+    }
+
+    static func formatCoordinate(_ degrees: Double, positive: String, negative: String) -> String {
+        let hemisphere = degrees >= 0 ? positive : negative
+        let magnitude = abs(degrees)
+        let whole = Int(magnitude)
+        let minutes = (magnitude - Double(whole)) * 60
+        let minutesText = String(Int(minutes * 1000) / 1000) + "." + {
+            let thousandths = Int((minutes * 1000).rounded(.down)) % 1000
+            return thousandths < 10 ? "00\(thousandths)" : thousandths < 100 ? "0\(thousandths)" : "\(thousandths)"
+        }()
+        return "\(whole)°\(minutesText)'\(hemisphere)"
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

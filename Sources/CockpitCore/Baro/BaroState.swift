@@ -1,0 +1,105 @@
+/// The cabin barometer as the core sees it: the last sample, the 1 Hz published cabin altitude
+/// (the mean of the samples in the last second), fault counters and staleness.
+public struct BaroState: Sendable, Equatable {
+    public enum Validity: String, Sendable { case valid, stale, absent }
+
+    public var sensorDescription: String?
+    public var sensorPresent: Bool?
+    public var lastFault: String?
+    public var errors = 0
+
+    public var lastSample: BaroSample?
+    public var lastSampleAt: MonotonicInstant?
+    public var samples = 0
+
+    /// Published once a second (on the tick) from the mean of the samples since the previous tick.
+    public var publishedPressurePascals: Double?
+    public var publishedTemperatureCelsius: Double?
+    public var publishedAt: MonotonicInstant?
+    /// Monotonic time of the newest sample that went into the published value.
+    public var publishedSampleAt: MonotonicInstant?
+
+    var pendingPressureSumPascals = 0.0
+    var pendingTemperatureSumCelsius = 0.0
+    var pendingTemperatureCount = 0
+    var pendingCount = 0
+
+    public init() {}
+
+    public var publishedCabinAltitudeFeet: Double? {
+        publishedPressurePascals.flatMap { StandardAtmosphere.pressureAltitudeFeet(pressurePascals: $0) }
+    }
+
+    public func validity(at now: MonotonicInstant, staleAfterSeconds: Double) -> Validity {
+        guard let at = lastSampleAt else { return .absent }
+        return now.seconds(since: at) <= staleAfterSeconds ? .valid : .stale
+    }
+
+    /// Cabin altitude only while fresh: a stale reading is never served as current.
+    public func currentCabinAltitudeFeet(at now: MonotonicInstant, staleAfterSeconds: Double) -> Double? {
+        guard validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid else { return nil }
+        return publishedCabinAltitudeFeet ?? lastSample.flatMap {
+            StandardAtmosphere.pressureAltitudeFeet(pressurePascals: $0.pressurePascals)
+        }
+    }
+
+    mutating func apply(_ sample: BaroSample, at now: MonotonicInstant, effects: inout [Effect],
+                        staleAfterSeconds: Double) {
+        guard sample.pressurePascals.isFinite, sample.pressurePascals > 0 else {
+            errors += 1
+            lastFault = "non-physical pressure \(sample.pressurePascals) Pa"
+            return
+        }
+        if validity(at: now, staleAfterSeconds: staleAfterSeconds) != .valid {
+            effects.append(.log(LogLine(.notice, "cabin pressure available")))
+        }
+        samples += 1
+        lastSample = sample
+        lastSampleAt = now
+        sensorPresent = true
+        pendingPressureSumPascals += sample.pressurePascals
+        pendingCount += 1
+        if let temperature = sample.temperatureCelsius, temperature.isFinite {
+            pendingTemperatureSumCelsius += temperature
+            pendingTemperatureCount += 1
+        }
+        if publishedPressurePascals == nil { publish(at: now) }
+    }
+
+    mutating func apply(_ event: BaroSourceEvent, effects: inout [Effect]) {
+        switch event {
+        case .present(let description):
+            sensorPresent = true
+            sensorDescription = description
+        case .absent(let reason):
+            if sensorPresent != false { effects.append(.log(LogLine(.warning, "barometer absent: \(reason)"))) }
+            sensorPresent = false
+            lastFault = reason
+        case .readError(let reason):
+            errors += 1
+            lastFault = reason
+        }
+    }
+
+    mutating func tick(at now: MonotonicInstant, previous: MonotonicInstant?, effects: inout [Effect],
+                       staleAfterSeconds: Double) {
+        if pendingCount > 0 { publish(at: now) }
+        guard let previous, let at = lastSampleAt else { return }
+        if previous.seconds(since: at) <= staleAfterSeconds && now.seconds(since: at) > staleAfterSeconds {
+            effects.append(.log(LogLine(.warning, "cabin pressure stale: no sample for \(Int(staleAfterSeconds)) s")))
+        }
+    }
+
+    private mutating func publish(at now: MonotonicInstant) {
+        guard pendingCount > 0 else { return }
+        publishedPressurePascals = pendingPressureSumPascals / Double(pendingCount)
+        publishedTemperatureCelsius = pendingTemperatureCount > 0
+            ? pendingTemperatureSumCelsius / Double(pendingTemperatureCount) : lastSample?.temperatureCelsius
+        publishedAt = now
+        publishedSampleAt = lastSampleAt
+        pendingPressureSumPascals = 0
+        pendingTemperatureSumCelsius = 0
+        pendingTemperatureCount = 0
+        pendingCount = 0
+    }
+}

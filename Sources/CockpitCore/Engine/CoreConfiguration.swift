@@ -1,0 +1,11 @@
+/// Settings the pure core needs. The shell fills it from the configuration file and command line.
+public struct CoreConfiguration: Sendable, Equatable {
+    /// A GPS fix older than this is stale: shown, but never used as current.
+    public var gpsStaleAfterSeconds: Double = 3
+    /// A barometer sample older than this is stale and is never served as fresh.
+    public var baroStaleAfterSeconds: Double = 2
+    /// Interval of the core's heartbeat.
+    public var tickIntervalSeconds: Double = 1
+
+    public init() {}
+}

@@ -1,0 +1,57 @@
+/// The pure core. Feed it timestamped events; it updates its state, appends effects for the shell
+/// to carry out, and can be asked for an immutable snapshot at any time. Same events in, same
+/// state and effects out — which is what makes replay trustworthy.
+public struct Engine: Sendable {
+    public let configuration: CoreConfiguration
+    public private(set) var gps = GPSState()
+    public private(set) var baro = BaroState()
+    public private(set) var now: MonotonicInstant?
+    public private(set) var lastTickAt: MonotonicInstant?
+    public private(set) var eventsHandled: Int64 = 0
+    /// Bumped on every event that changes what a status reader would see.
+    public private(set) var revision: Int64 = 0
+
+    public init(configuration: CoreConfiguration = CoreConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Applies one event at monotonic time `time`. Events must arrive in non-decreasing time order;
+    /// an event stamped earlier than the last one is treated as happening at the last known time.
+    public mutating func handle(_ event: Event, at time: MonotonicInstant, effects: inout [Effect]) {
+        let at = max(time, now ?? time)
+        now = at
+        eventsHandled += 1
+        revision += 1
+        switch event {
+        case .gps(let report):
+            gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+        case .gpsSource(let sourceEvent):
+            gps.apply(sourceEvent, at: at, effects: &effects)
+        case .baro(let sample):
+            baro.apply(sample, at: at, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+        case .baroSource(let sourceEvent):
+            baro.apply(sourceEvent, effects: &effects)
+        case .command(let command):
+            effects.append(.log(LogLine(.info, "command \(command.rawValue) has nothing to act on")))
+        case .tick:
+            gps.tick(at: at, previous: lastTickAt, effects: &effects,
+                     staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+            baro.tick(at: at, previous: lastTickAt, effects: &effects,
+                      staleAfterSeconds: configuration.baroStaleAfterSeconds)
+            lastTickAt = at
+        }
+    }
+
+    /// Convenience for tests and tools: handle one event and return its effects.
+    public mutating func handle(_ event: Event, at time: MonotonicInstant) -> [Effect] {
+        var effects: [Effect] = []
+        handle(event, at: time, effects: &effects)
+        return effects
+    }
+
+    /// An immutable view of everything a status reader may see, as of the last event.
+    public var snapshot: StatusSnapshot {
+        StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
+                       eventsHandled: eventsHandled, gps: gps, baro: baro)
+    }
+}

@@ -1,0 +1,29 @@
+/// Everything that can happen to the core. Each event arrives with a monotonic timestamp;
+/// the core reads no clock of its own.
+public enum Event: Sendable, Equatable {
+    case gps(GPSReport)
+    case gpsSource(GPSSourceEvent)
+    case baro(BaroSample)
+    case baroSource(BaroSourceEvent)
+    /// A mutating request from a control client (already authorised by the shell).
+    case command(Command)
+    /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).
+    case tick
+}
+
+/// Mutating control requests.
+public enum Command: String, Sendable, Equatable, CaseIterable {
+    case acknowledgeHypoxia = "hypoxia.ack"
+}
+
+/// What the core asks the shell to do. The core never performs I/O itself.
+public enum Effect: Sendable, Equatable {
+    case log(LogLine)
+}
+
+public struct LogLine: Sendable, Equatable {
+    public enum Level: String, Sendable, Equatable { case debug, info, notice, warning, error, critical }
+    public var level: Level
+    public var message: String
+    public init(_ level: Level, _ message: String) { self.level = level; self.message = message }
+}

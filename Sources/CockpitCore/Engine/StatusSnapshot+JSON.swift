@@ -1,0 +1,81 @@
+/// The JSON form of a snapshot, as served by the control socket. Every key carries its unit; every
+/// section is always present, with nulls where a value is unknown.
+extension StatusSnapshot {
+    public var json: JSONObject {
+        [
+            "monotonicSeconds": .number(monotonic.seconds, decimals: 3),
+            "utc": .optional(utc),
+            "utcSource": utc == nil ? .null : .string("gps"),
+            "revision": .integer(revision),
+            "gps": .object(gpsJSON),
+            "baro": .object(baroJSON),
+            "flight": .object(["state": .string("unknown"), "available": .bool(false),
+                               "reason": .string("flight-state detection is not part of this build")]),
+            "hypoxia": .object(["available": .bool(false),
+                                "reason": .string("hypoxia timer is not part of this build")]),
+            "airfields": .object(["available": .bool(false), "nearest": .array([]),
+                                  "reason": .string("no airfield database loaded")]),
+            "traffic": .object(["available": .bool(false), "targets": .array([]),
+                                "reason": .string("traffic is not part of this build")]),
+        ]
+    }
+
+    var gpsJSON: JSONObject {
+        let fix = gps.lastPositionFix
+        let ageSeconds = gps.lastPositionFixAt.map { monotonic.seconds(since: $0) }
+        let feet = { (meters: Double?) in meters.map(UnitConversions.feet(fromMeters:)) }
+        let stateSeconds = gps.sourceStateSince.map { monotonic.seconds(since: $0) }
+        var source: JSONObject = [
+            "connected": .optional(gps.sourceConnected),
+            "endpoint": .optional(gps.sourceEndpoint),
+            "stateForSeconds": .number(stateSeconds, decimals: 1),
+            "reconnects": .integer(Int64(gps.reconnects)),
+        ]
+        source["lastDisconnectReason"] = .optional(gps.lastDisconnectReason)
+        return [
+            "status": .string(gpsValidity.rawValue),
+            "source": .object(source),
+            "mode": .string((gps.lastFix?.mode ?? .unknown).name),
+            "utc": .optional(fix?.utc),
+            "latitudeDegrees": .number(fix?.latitudeDegrees, decimals: 7),
+            "longitudeDegrees": .number(fix?.longitudeDegrees, decimals: 7),
+            "altitudeMSLFeet": .number(feet(fix?.altitudeMSLMeters), decimals: 0),
+            "altitudeHAEFeet": .number(feet(fix?.altitudeHAEMeters), decimals: 0),
+            "groundSpeedKnots": .number(fix?.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)),
+                                        decimals: 1),
+            "trackTrueDegrees": .number(fix?.trackTrueDegrees, decimals: 1),
+            "climbFeetPerMinute": .number(fix?.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:)),
+                                          decimals: 0),
+            "horizontalErrorMeters": .number(fix?.horizontalErrorMeters, decimals: 1),
+            "verticalErrorMeters": .number(fix?.verticalErrorMeters, decimals: 1),
+            "satellitesUsed": .optional(gps.satellites?.used),
+            "satellitesVisible": .optional(gps.satellites?.visible),
+            "fixAgeSeconds": .number(ageSeconds, decimals: 1),
+            "reports": .integer(Int64(gps.reports)),
+            "malformedReports": .integer(Int64(gps.malformedReports)),
+            "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+
+    var baroJSON: JSONObject {
+        let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
+        let cabin = cabinAltitudeFeet
+        let difference: Double? = if let cabin, let gpsAltitudeFeet { cabin - gpsAltitudeFeet } else { nil }
+        let ageSeconds = baro.lastSampleAt.map { monotonic.seconds(since: $0) }
+        let fresh = baroValidity == .valid
+        return [
+            "status": .string(baroValidity.rawValue),
+            "sensor": .optional(baro.sensorDescription),
+            "sensorPresent": .optional(baro.sensorPresent),
+            "pressureHectopascals": .number(fresh ? baro.publishedPressurePascals.map { $0 / 100 } : nil, decimals: 2),
+            "temperatureCelsius": .number(fresh ? baro.publishedTemperatureCelsius : nil, decimals: 1),
+            "cabinAltitudeFeet": .number(cabin, decimals: 0),
+            "gpsAltitudeMSLFeet": .number(gpsAltitudeFeet, decimals: 0),
+            "cabinMinusGpsFeet": .number(difference, decimals: 0),
+            "sampleAgeSeconds": .number(ageSeconds, decimals: 1),
+            "samples": .integer(Int64(baro.samples)),
+            "errors": .integer(Int64(baro.errors)),
+            "lastFault": .optional(baro.lastFault),
+        ]
+    }
+}

@@ -1,0 +1,24 @@
+/// An immutable copy of the core's state at one instant. Cheap to make (value copies), published
+/// after every event; readers format it on their own time and never touch the live core.
+public struct StatusSnapshot: Sendable {
+    public let configuration: CoreConfiguration
+    public let monotonic: MonotonicInstant
+    public let revision: Int64
+    public let eventsHandled: Int64
+    public let gps: GPSState
+    public let baro: BaroState
+
+    public static let empty = Engine().snapshot
+
+    public var utc: UTCInstant? { gps.utc(at: monotonic) }
+    public var gpsValidity: GPSState.Validity {
+        gps.validity(at: monotonic, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+    }
+    public var baroValidity: BaroState.Validity {
+        baro.validity(at: monotonic, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+    }
+    public var currentFix: GPSFix? { gps.currentFix(at: monotonic, staleAfterSeconds: configuration.gpsStaleAfterSeconds) }
+    public var cabinAltitudeFeet: Double? {
+        baro.currentCabinAltitudeFeet(at: monotonic, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+    }
+}

@@ -1,0 +1,84 @@
+/// gpsd's fix mode (TPV `mode`).
+public enum GPSFixMode: Int, Sendable, Equatable {
+    case unknown = 0
+    case noFix = 1
+    case twoDimensional = 2
+    case threeDimensional = 3
+
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .noFix: "none"
+        case .twoDimensional: "2D"
+        case .threeDimensional: "3D"
+        }
+    }
+    public var hasPosition: Bool { self == .twoDimensional || self == .threeDimensional }
+}
+
+/// One position/velocity/time report, in gpsd's own units (metres, m/s, degrees true).
+/// A field that the receiver did not report is nil — never zero.
+public struct GPSFix: Sendable, Equatable {
+    public var utc: UTCInstant?
+    public var mode: GPSFixMode
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    /// Altitude above mean sea level (the geoid).
+    public var altitudeMSLMeters: Double?
+    /// Altitude above the WGS-84 ellipsoid.
+    public var altitudeHAEMeters: Double?
+    public var groundSpeedMetersPerSecond: Double?
+    public var trackTrueDegrees: Double?
+    public var climbMetersPerSecond: Double?
+    /// Estimated horizontal position error (gpsd `eph`), metres.
+    public var horizontalErrorMeters: Double?
+    /// Estimated vertical error (gpsd `epv`), metres.
+    public var verticalErrorMeters: Double?
+
+    public init(utc: UTCInstant? = nil, mode: GPSFixMode, latitudeDegrees: Double? = nil, longitudeDegrees: Double? = nil,
+                altitudeMSLMeters: Double? = nil, altitudeHAEMeters: Double? = nil,
+                groundSpeedMetersPerSecond: Double? = nil, trackTrueDegrees: Double? = nil,
+                climbMetersPerSecond: Double? = nil, horizontalErrorMeters: Double? = nil,
+                verticalErrorMeters: Double? = nil) {
+        self.utc = utc
+        self.mode = mode
+        self.latitudeDegrees = latitudeDegrees
+        self.longitudeDegrees = longitudeDegrees
+        self.altitudeMSLMeters = altitudeMSLMeters
+        self.altitudeHAEMeters = altitudeHAEMeters
+        self.groundSpeedMetersPerSecond = groundSpeedMetersPerSecond
+        self.trackTrueDegrees = trackTrueDegrees
+        self.climbMetersPerSecond = climbMetersPerSecond
+        self.horizontalErrorMeters = horizontalErrorMeters
+        self.verticalErrorMeters = verticalErrorMeters
+    }
+
+    /// A fix is usable for navigation when it has a 2D/3D mode and a finite, in-range position.
+    public var hasValidPosition: Bool {
+        guard mode.hasPosition, let lat = latitudeDegrees, let lon = longitudeDegrees else { return false }
+        return lat.isFinite && lon.isFinite && abs(lat) <= 90 && abs(lon) <= 180
+    }
+}
+
+/// Satellite counts from a gpsd SKY report.
+public struct SatelliteCounts: Sendable, Equatable {
+    public var used: Int
+    public var visible: Int
+    public init(used: Int, visible: Int) { self.used = used; self.visible = visible }
+}
+
+/// What the GPS source delivers to the core, already decoded from its raw form.
+public enum GPSReport: Sendable, Equatable {
+    case fix(GPSFix)
+    case satellites(SatelliteCounts)
+    /// A well-formed report of a class the core does not use (VERSION, DEVICES, WATCH, …).
+    case ignored(reportClass: String)
+    /// A line that could not be decoded; counted, never used.
+    case malformed(reason: String)
+}
+
+/// Connection events from the GPS source adapter.
+public enum GPSSourceEvent: Sendable, Equatable {
+    case connected(endpoint: String)
+    case disconnected(reason: String)
+}

@@ -1,0 +1,105 @@
+/// Everything the core knows about the GPS: the source connection, the last fix, counters, and the
+/// anchor that maps monotonic time to GPS UTC.
+public struct GPSState: Sendable, Equatable {
+    public enum Validity: String, Sendable { case valid, stale, absent }
+
+    public var sourceConnected: Bool?
+    public var sourceEndpoint: String?
+    public var sourceStateSince: MonotonicInstant?
+    public var lastDisconnectReason: String?
+    public var reconnects = 0
+
+    public var lastFix: GPSFix?
+    public var lastFixAt: MonotonicInstant?
+    /// The last report with a usable position (a later no-fix TPV does not erase it, it only ages).
+    public var lastPositionFix: GPSFix?
+    public var lastPositionFixAt: MonotonicInstant?
+    public var satellites: SatelliteCounts?
+
+    public var reports = 0
+    public var malformedReports = 0
+    public var fixes = 0
+    public var lastMalformedReason: String?
+
+    /// GPS UTC at a monotonic instant, taken only from reports with a 2D/3D fix.
+    public var utcAnchor: (monotonic: MonotonicInstant, utc: UTCInstant)?
+
+    public init() {}
+
+    public static func == (lhs: GPSState, rhs: GPSState) -> Bool {
+        lhs.sourceConnected == rhs.sourceConnected && lhs.lastFix == rhs.lastFix && lhs.reports == rhs.reports
+            && lhs.malformedReports == rhs.malformedReports && lhs.reconnects == rhs.reconnects
+            && lhs.utcAnchor?.monotonic == rhs.utcAnchor?.monotonic && lhs.utcAnchor?.utc == rhs.utcAnchor?.utc
+    }
+
+    public func validity(at now: MonotonicInstant, staleAfterSeconds: Double) -> Validity {
+        guard let at = lastPositionFixAt else { return .absent }
+        return now.seconds(since: at) <= staleAfterSeconds ? .valid : .stale
+    }
+
+    /// The current fix when it is valid (fresh and with a position); nil otherwise.
+    public func currentFix(at now: MonotonicInstant, staleAfterSeconds: Double) -> GPSFix? {
+        validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid ? lastPositionFix : nil
+    }
+
+    /// UTC now, extrapolated from the last fix's time on the monotonic clock.
+    public func utc(at now: MonotonicInstant) -> UTCInstant? {
+        guard let anchor = utcAnchor else { return nil }
+        return anchor.utc.adding(seconds: now.seconds(since: anchor.monotonic))
+    }
+
+    mutating func apply(_ report: GPSReport, at now: MonotonicInstant, effects: inout [Effect],
+                        staleAfterSeconds: Double) {
+        reports += 1
+        switch report {
+        case .fix(let fix):
+            let wasValid = validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid
+            lastFix = fix
+            lastFixAt = now
+            if fix.hasValidPosition {
+                fixes += 1
+                lastPositionFix = fix
+                lastPositionFixAt = now
+                if let utc = fix.utc { utcAnchor = (now, utc) }
+                if !wasValid {
+                    effects.append(.log(LogLine(.notice, "GPS fix acquired (\(fix.mode.name))")))
+                }
+            }
+        case .satellites(let counts):
+            satellites = counts
+        case .ignored:
+            break
+        case .malformed(let reason):
+            malformedReports += 1
+            lastMalformedReason = reason
+            effects.append(.log(LogLine(.warning, "malformed GPS report: \(reason)")))
+        }
+    }
+
+    mutating func apply(_ event: GPSSourceEvent, at now: MonotonicInstant, effects: inout [Effect]) {
+        switch event {
+        case .connected(let endpoint):
+            if sourceConnected == false { reconnects += 1 }
+            sourceConnected = true
+            sourceEndpoint = endpoint
+            sourceStateSince = now
+            effects.append(.log(LogLine(.notice, "gpsd connected at \(endpoint)")))
+        case .disconnected(let reason):
+            if sourceConnected != false {
+                effects.append(.log(LogLine(.warning, "gpsd disconnected: \(reason)")))
+                sourceStateSince = now
+            }
+            sourceConnected = false
+            lastDisconnectReason = reason
+        }
+    }
+
+    /// Emits the "fix lost" transition once, on the tick where the fix turns stale.
+    mutating func tick(at now: MonotonicInstant, previous: MonotonicInstant?, effects: inout [Effect],
+                       staleAfterSeconds: Double) {
+        guard let previous, let at = lastPositionFixAt else { return }
+        if previous.seconds(since: at) <= staleAfterSeconds && now.seconds(since: at) > staleAfterSeconds {
+            effects.append(.log(LogLine(.warning, "GPS fix lost: no position for \(Int(staleAfterSeconds)) s")))
+        }
+    }
+}

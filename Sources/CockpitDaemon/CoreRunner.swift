@@ -1,0 +1,92 @@
+public import CockpitCore
+public import CockpitIO
+public import Logging
+
+/// Drives the pure core. Live mode and every replay format go through exactly this: raw input →
+/// recorder → decoder → engine → effects, with heartbeat ticks inserted on the same fixed grid.
+/// Not thread-safe by design: it is confined to one thread (the event loop, or the replay loop).
+public final class CoreRunner {
+    public private(set) var engine: Engine
+    public var decoder: InputDecoder
+    public var recorder: Recorder?
+    public private(set) var summary = ReplaySummary()
+    public private(set) var latest: StatusSnapshot
+    /// When false (a replay at full speed with no readers) snapshots are made only on demand.
+    public var publishesSnapshots = true
+    /// Flush the recorder on every tick (live mode). Replays flush only when the buffer fills.
+    public var flushesRecorderOnTick = false
+    public private(set) var inputsWithoutEvent = 0
+    public private(set) var lastInputTime: MonotonicInstant?
+
+    private var scheduler: TickScheduler
+    private var effects: [Effect] = []
+    private let logger: Logger
+    private let onSnapshot: ((StatusSnapshot) -> Void)?
+
+    public init(configuration: CoreConfiguration, decoder: InputDecoder, logger: Logger,
+                onSnapshot: ((StatusSnapshot) -> Void)? = nil) {
+        engine = Engine(configuration: configuration)
+        self.decoder = decoder
+        self.logger = logger
+        self.onSnapshot = onSnapshot
+        scheduler = TickScheduler(intervalSeconds: configuration.tickIntervalSeconds)
+        latest = engine.snapshot
+        effects.reserveCapacity(8)
+    }
+
+    /// Feeds one raw input that arrived at `timed.time`.
+    public func ingest(_ timed: TimedInput) {
+        advanceClock(to: timed.time)
+        lastInputTime = timed.time
+        recorder?.append(timed)
+        guard let event = decoder.decode(timed.input) else {
+            inputsWithoutEvent += 1
+            return
+        }
+        apply(event, at: timed.time)
+    }
+
+    /// Lets time pass with no input: emits every tick that has fallen due by `now`.
+    public func advanceClock(to now: MonotonicInstant) {
+        while let tick = scheduler.dueTick(atOrBefore: now) {
+            apply(.tick, at: tick)
+            if flushesRecorderOnTick { recorder?.flush() }
+        }
+    }
+
+    /// The snapshot as of now (made fresh when snapshots are not being published).
+    public var snapshot: StatusSnapshot { publishesSnapshots ? latest : engine.snapshot }
+
+    private func apply(_ event: Event, at time: MonotonicInstant) {
+        summary.observe(event)
+        engine.handle(event, at: time, effects: &effects)
+        if !effects.isEmpty {
+            for effect in effects { perform(effect) }
+            effects.removeAll(keepingCapacity: true)
+        }
+        if publishesSnapshots {
+            latest = engine.snapshot
+            onSnapshot?(latest)
+        }
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .log(let line):
+            logger.log(level: line.level.loggerLevel, "\(line.message)")
+        }
+    }
+}
+
+extension LogLine.Level {
+    var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
+    }
+}

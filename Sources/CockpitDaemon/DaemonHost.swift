@@ -1,0 +1,81 @@
+public import CockpitCore
+public import CockpitIO
+public import Logging
+public import NIOCore
+import NIOPosix
+
+/// The daemon's one event loop with everything that lives on it: the core runner, the control
+/// server and the daemon's own status. Live mode and paced replay both run inside a host.
+/// Everything mutable here is touched only on `loop` (checked with preconditions).
+public final class DaemonHost: @unchecked Sendable {
+    let group: MultiThreadedEventLoopGroup
+    public let loop: any EventLoop
+    public let runner: CoreRunner
+    public let logger: Logger
+    public private(set) var info: DaemonInfo
+    public private(set) var server: ControlServer?
+    /// The time the status is "as of" (live: the monotonic clock; replay: the replay timeline).
+    private let now: () -> MonotonicInstant
+
+    public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        loop = group.next()
+        self.runner = runner
+        self.info = info
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Opens the control socket (call from outside the loop, before serving). Errors are returned,
+    /// so the caller decides whether they are fatal.
+    public func startControl(path: String, limits: ControlServer.Limits = ControlServer.Limits()) throws(ControlServer.StartError) {
+        let hooks = ControlServiceHooks(
+            status: { [self] in
+                loop.preconditionInEventLoop()
+                return (runner.snapshot.revision, statusJSON())
+            },
+            version: { [self] in versionJSON() },
+            execute: { [self] command, credentials in execute(command, credentials: credentials) })
+        let server = ControlServer(path: path, loop: loop, limits: limits, hooks: hooks)
+        try server.start()
+        self.server = server
+        logger.notice("control socket listening at \(path)")
+    }
+
+    public func statusJSON() -> JSONValue {
+        var info = self.info
+        info.recording = runner.recorder?.status
+        info.control = server?.counters
+        info.controlClients = server?.clientCount
+        return DaemonStatus.json(snapshot: runner.snapshot, info: info, now: now())
+    }
+
+    public func versionJSON() -> JSONValue {
+        .object([
+            "software": .string(CockpitVersion.full),
+            "protocolVersion": .integer(ControlProtocol.version),
+            "recordingFormatVersion": .integer(RecordingFormat.formatVersion),
+        ])
+    }
+
+    func execute(_ command: Command, credentials: PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure> {
+        loop.preconditionInEventLoop()
+        runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
+        return .success(.object(["accepted": .bool(true)]))
+    }
+
+    public func markReplayFinished() {
+        info.replayFinished = true
+    }
+
+    /// Runs `body` on the loop and waits for it (for use from the main thread only).
+    public func onLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        try loop.submit(body).wait()
+    }
+
+    public func shutdown() {
+        if let server { try? loop.submit { server.stop() }.wait() }
+        try? loop.submit { [self] in runner.recorder?.close() }.wait()
+        try? group.syncShutdownGracefully()
+    }
+}

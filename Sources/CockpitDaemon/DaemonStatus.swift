@@ -1,0 +1,67 @@
+public import CockpitCore
+public import CockpitIO
+
+/// What the daemon adds to the core's snapshot: who it is, what mode it runs in, the recorder and
+/// the control server. The control socket serves this composed object.
+public struct DaemonInfo: Sendable {
+    public enum Mode: Sendable, Equatable {
+        case live
+        case replay(file: String, format: String, speed: Double)
+    }
+    public var mode: Mode
+    public var startedAt: MonotonicInstant
+    public var recording: Recorder.Status?
+    public var control: ControlServer.Counters?
+    public var controlClients: Int?
+    public var replayFinished = false
+
+    public init(mode: Mode, startedAt: MonotonicInstant) {
+        self.mode = mode
+        self.startedAt = startedAt
+    }
+
+    public func json(now: MonotonicInstant) -> JSONObject {
+        var object: JSONObject = [
+            "software": .string(CockpitVersion.full),
+            "protocolVersion": .integer(ControlProtocol.version),
+            "uptimeSeconds": .number(now.seconds(since: startedAt), decimals: 1),
+        ]
+        switch mode {
+        case .live:
+            object["mode"] = .string("live")
+        case .replay(let file, let format, let speed):
+            object["mode"] = .string("replay")
+            object["replay"] = .object(["file": .string(file), "format": .string(format),
+                                        "speed": speed.isFinite ? .number(speed) : .string("max"),
+                                        "finished": .bool(replayFinished)])
+        }
+        if let recording {
+            object["recording"] = .object([
+                "path": .string(recording.path), "active": .bool(recording.active),
+                "events": .integer(recording.eventsRecorded), "bytesWritten": .integer(recording.bytesWritten),
+                "stoppedReason": .optional(recording.stoppedReason),
+            ])
+        } else {
+            object["recording"] = .null
+        }
+        if let control {
+            object["control"] = .object([
+                "clients": .optional(controlClients),
+                "badRequests": .integer(Int64(control.badRequests)),
+                "oversizedRequests": .integer(Int64(control.oversizedRequests)),
+                "refusedTooManyClients": .integer(Int64(control.refusedTooMany)),
+                "droppedWatchFrames": .integer(Int64(control.droppedWatchFrames)),
+            ])
+        }
+        return object
+    }
+}
+
+public enum DaemonStatus {
+    /// The full status object: core sections first, then `daemon`.
+    public static func json(snapshot: StatusSnapshot, info: DaemonInfo, now: MonotonicInstant) -> JSONValue {
+        var object = snapshot.json
+        object["daemon"] = .object(info.json(now: now))
+        return .object(object)
+    }
+}

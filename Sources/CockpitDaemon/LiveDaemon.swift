@@ -1,0 +1,63 @@
+public import CockpitCore
+public import CockpitIO
+public import Logging
+import NIOCore
+
+public struct LiveOptions: Sendable {
+    public var socketPath: String
+    public var recordPath: String?
+    public var recordLimitBytes: Int64 = 1 << 30
+    public var core = CoreConfiguration()
+
+    public init(socketPath: String, recordPath: String? = nil) {
+        self.socketPath = socketPath
+        self.recordPath = recordPath
+    }
+}
+
+/// Live mode: the same runner as replay, fed by device adapters and a 1 Hz heartbeat from the
+/// monotonic clock, serving the control socket until SIGINT/SIGTERM.
+public final class LiveDaemon: Sendable {
+    public let host: DaemonHost
+    public let options: LiveOptions
+
+    public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
+        self.options = options
+        let runner = CoreRunner(configuration: options.core, decoder: InputDecoder(), logger: logger)
+        runner.flushesRecorderOnTick = true
+        if let path = options.recordPath {
+            let header = RecordingFormat.Header(
+                softwareVersion: CockpitVersion.full,
+                devices: ["gps": .object(["source": .string("none")]), "baro": .object(["source": .string("none")])],
+                baroCalibration: nil, core: options.core)
+            do {
+                runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: options.recordLimitBytes) {
+                    reason in logger.error("recording stopped, daemon continues: \(reason)")
+                }
+            } catch { throw .recording(error) }
+        }
+        host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
+                          logger: logger, now: { MonotonicClock.now() })
+    }
+
+    /// Opens the socket and starts the heartbeat. Returns once the daemon is ready to serve.
+    public func start() throws(ControlServer.StartError) {
+        let host = self.host
+        try host.startControl(path: options.socketPath)
+        host.loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
+            host.runner.advanceClock(to: MonotonicClock.now())
+        }
+        host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
+    }
+
+    /// Feeds an input from an adapter thread; it is applied on the loop, in arrival order.
+    public func submit(_ input: RawInput) {
+        let host = self.host
+        let time = MonotonicClock.now()
+        host.loop.execute { host.runner.ingest(TimedInput(time: time, input: input)) }
+    }
+
+    public func stop() {
+        host.shutdown()
+    }
+}

@@ -1,0 +1,177 @@
+import Glibc
+import NIOCore
+import NIOPosix
+import CockpitCore
+
+/// One control client: frames newline-delimited requests, enforces the size and idle limits, and
+/// answers each request or switches the connection to a watch stream.
+final class ControlConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let server: ControlServer
+    private(set) var channel: (any Channel)?
+    private var pending: [UInt8] = []
+    private var idleTimer: Scheduled<Void>?
+    private var admitted = false
+    private var closing = false
+    var lastSentRevision: Int64 = -1
+    var lastSentAt = NIODeadline.uptimeNanoseconds(0)
+    var lastWritableAt = NIODeadline.now()
+
+    init(server: ControlServer) { self.server = server }
+
+    func channelActive(context: ChannelHandlerContext) {
+        channel = context.channel
+        guard server.clientCount < server.limits.maximumClients else {
+            server.count { $0.refusedTooMany += 1 }
+            fail(context, ControlProtocol.Failure(code: "too-many-clients",
+                                                  message: "the daemon serves at most \(server.limits.maximumClients) clients"),
+                 close: true)
+            return
+        }
+        admitted = true
+        server.clientCount += 1
+        server.count { $0.accepted += 1 }
+        armIdleTimer(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        if admitted { server.clientCount -= 1 }
+        server.watchers[ObjectIdentifier(self)] = nil
+        channel = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard admitted, !closing else { return }
+        var buffer = unwrapInboundIn(data)
+        if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending.append(contentsOf: bytes) }
+        armIdleTimer(context)
+        while let newline = pending.firstIndex(of: 0x0A) {
+            let line = pending[pending.startIndex..<newline]
+            if line.count > server.limits.maximumRequestBytes {
+                oversized(context)
+                return
+            }
+            handle(line, context: context)
+            pending.removeSubrange(pending.startIndex...newline)
+            if closing { return }
+        }
+        if pending.count > server.limits.maximumRequestBytes { oversized(context) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            if !pending.isEmpty, !closing {
+                server.count { $0.badRequests += 1 }
+                fail(context, ControlProtocol.Failure(code: "incomplete-request",
+                                                      message: "connection closed in the middle of a request"), close: true)
+            } else if server.watchers[ObjectIdentifier(self)] == nil {
+                context.close(promise: nil)
+            }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func handle(_ line: ArraySlice<UInt8>, context: ChannelHandlerContext) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+        switch ControlProtocol.parseRequest(line) {
+        case .failure(let failure):
+            server.count { $0.badRequests += 1 }
+            fail(context, failure, close: false)
+        case .success(let request):
+            switch request.kind {
+            case .status:
+                reply(context, server.statusLine(id: request.id))
+            case .version:
+                reply(context, ControlProtocol.response(type: "version", id: request.id,
+                                                        body: ("version", server.hooks.version())))
+            case .watch:
+                idleTimer?.cancel()
+                idleTimer = nil
+                server.watchers[ObjectIdentifier(self)] = self
+                reply(context, ControlProtocol.response(type: "watching", id: request.id, body: nil))
+                let frame = server.watchFrame(allocator: context.channel.allocator)
+                lastSentRevision = frame.revision
+                lastSentAt = .now()
+                context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
+            case .command(let command):
+                switch server.hooks.execute(command, peerCredentials(context.channel)) {
+                case .success(let body):
+                    reply(context, ControlProtocol.response(type: command.rawValue, id: request.id, body: ("result", body)))
+                case .failure(var failure):
+                    failure.id = request.id
+                    fail(context, failure, close: false)
+                }
+            }
+        }
+    }
+
+    private func reply(_ context: ChannelHandlerContext, _ line: String) {
+        guard context.channel.isWritable else {
+            // The client sends requests but does not read the answers: drop it rather than buffer forever.
+            server.count { $0.stuckDisconnects += 1 }
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: nil)
+    }
+
+    private func fail(_ context: ChannelHandlerContext, _ failure: ControlProtocol.Failure, close: Bool) {
+        let line = ControlProtocol.errorResponse(failure)
+        if close {
+            closing = true
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: line))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            reply(context, line)
+        }
+    }
+
+    private func oversized(_ context: ChannelHandlerContext) {
+        server.count { $0.oversizedRequests += 1 }
+        pending = []
+        fail(context, ControlProtocol.Failure(code: "request-too-large",
+                                              message: "requests are limited to \(server.limits.maximumRequestBytes) bytes"),
+             close: true)
+    }
+
+    private func armIdleTimer(_ context: ChannelHandlerContext) {
+        guard server.watchers[ObjectIdentifier(self)] == nil else { return }
+        idleTimer?.cancel()
+        let server = self.server
+        let timeout = TimeAmount.seconds(server.limits.idleTimeoutSeconds)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(in: timeout) {
+            let (handler, context) = loopBound.value
+            server.count { $0.idleDisconnects += 1 }
+            let message = handler.pending.isEmpty ? "idle for \(server.limits.idleTimeoutSeconds) s"
+                : "incomplete request after \(server.limits.idleTimeoutSeconds) s"
+            handler.fail(context, ControlProtocol.Failure(code: "idle-timeout", message: message), close: true)
+        }
+    }
+
+    private func peerCredentials(_ channel: any Channel) -> PeerCredentials? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<LinuxPeerCredentials> = provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET),
+                                                                            name: SocketOptionName(SO_PEERCRED))
+        guard let credentials = try? future.wait() else { return nil }
+        return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+    }
+}
+
+/// `struct ucred` from <sys/socket.h> (only visible to C with _GNU_SOURCE): pid, uid, gid.
+struct LinuxPeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}

@@ -1,0 +1,191 @@
+import Glibc
+public import NIOCore
+import NIOPosix
+public import CockpitCore
+
+/// What the control server asks of the daemon. Every call happens on the server's event loop.
+public struct ControlServiceHooks: Sendable {
+    /// The latest snapshot as JSON, with its revision (used to send watch frames only on change).
+    public var status: @Sendable () -> (revision: Int64, status: JSONValue)
+    public var version: @Sendable () -> JSONValue
+    /// Runs a mutating command; the peer's credentials come along for authorisation.
+    public var execute: @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>
+
+    public init(status: @escaping @Sendable () -> (revision: Int64, status: JSONValue),
+                version: @escaping @Sendable () -> JSONValue,
+                execute: @escaping @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>) {
+        self.status = status
+        self.version = version
+        self.execute = execute
+    }
+}
+
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+}
+
+/// The Unix-socket control server. One event loop; every client is independent: a slow or stuck
+/// client only loses its own watch frames (and is dropped), it never delays the core or other clients.
+public final class ControlServer: @unchecked Sendable {
+    public struct Limits: Sendable {
+        public var maximumClients = 64
+        public var maximumRequestBytes = ControlProtocol.maximumRequestBytes
+        /// A client that sends nothing for this long (and is not watching) is disconnected.
+        public var idleTimeoutSeconds: Int64 = 30
+        /// A watcher whose socket stays full this long is disconnected.
+        public var stuckWatcherTimeoutSeconds: Int64 = 30
+        public var watchIntervalMilliseconds: Int64 = 1000
+        /// Frames are sent on change, but not more often than this.
+        public var watchMinimumIntervalMilliseconds: Int64 = 200
+        public var socketMode: UInt32 = 0o660
+        public init() {}
+    }
+
+    public let path: String
+    public let limits: Limits
+    let hooks: ControlServiceHooks
+    let loop: any EventLoop
+    private var serverChannel: (any Channel)?
+    private var watchTask: RepeatedTask?
+
+    // Loop-confined state.
+    public internal(set) var clientCount = 0
+    var watchers: [ObjectIdentifier: ControlConnectionHandler] = [:]
+    private var cachedFrame: (revision: Int64, line: ByteBuffer)?
+    public private(set) var counters = Counters()
+
+    public struct Counters: Sendable, Equatable {
+        public var accepted = 0
+        public var refusedTooMany = 0
+        public var badRequests = 0
+        public var oversizedRequests = 0
+        public var idleDisconnects = 0
+        public var droppedWatchFrames = 0
+        public var stuckDisconnects = 0
+    }
+
+    public init(path: String, loop: any EventLoop, limits: Limits = Limits(), hooks: ControlServiceHooks) {
+        self.path = path
+        self.loop = loop
+        self.limits = limits
+        self.hooks = hooks
+    }
+
+    public enum StartError: Error, CustomStringConvertible {
+        case alreadyRunning(String)
+        case directoryMissing(String)
+        case bindFailed(String, String)
+        public var description: String {
+            switch self {
+            case .alreadyRunning(let path): "another daemon is already answering on \(path)"
+            case .directoryMissing(let dir): "socket directory \(dir) does not exist (under systemd, RuntimeDirectory= creates it)"
+            case .bindFailed(let path, let reason): "cannot listen on \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Binds the socket (refusing to steal one that a live daemon answers on) and starts the watch timer.
+    public func start() throws(StartError) {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let directory = String(path[..<slash])
+            var info = stat()
+            if stat(directory, &info) != 0 { throw .directoryMissing(directory) }
+        }
+        if Self.someoneAnswers(at: path) { throw .alreadyRunning(path) }
+        let limits = self.limits
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(ChannelOptions.backlog, value: 128)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark,
+                                value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 256 * 1024))
+            .childChannelInitializer { [self] channel in
+                do {
+                    try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(server: self))
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
+        do {
+            serverChannel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
+        } catch {
+            throw .bindFailed(path, "\(error)")
+        }
+        chmod(path, mode_t(limits.socketMode))
+        let interval = TimeAmount.milliseconds(limits.watchMinimumIntervalMilliseconds)
+        watchTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
+            self.sendWatchFrames()
+        }
+    }
+
+    public func stop() {
+        watchTask?.cancel()
+        try? serverChannel?.close().wait()
+        unlink(path)
+    }
+
+    /// True when a process accepts connections on `path` (a stale socket file refuses them).
+    static func someoneAnswers(at path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+
+    // MARK: loop-confined helpers used by the connection handlers
+
+    func count(_ update: (inout Counters) -> Void) { update(&counters) }
+
+    func statusLine(id: JSONValue?) -> String {
+        ControlProtocol.response(type: "status", id: id, body: ("status", hooks.status().status))
+    }
+
+    func watchFrame(allocator: ByteBufferAllocator) -> (revision: Int64, line: ByteBuffer) {
+        let (revision, status) = hooks.status()
+        if let cachedFrame, cachedFrame.revision == revision { return cachedFrame }
+        let line = ControlProtocol.response(type: "snapshot", id: nil, body: ("status", status))
+        let frame = (revision, allocator.buffer(string: line))
+        cachedFrame = frame
+        return frame
+    }
+
+    public func sendWatchFrames() {
+        guard !watchers.isEmpty else { return }
+        let now = NIODeadline.now()
+        var frame: (revision: Int64, line: ByteBuffer)?
+        for watcher in watchers.values {
+            guard let channel = watcher.channel else { continue }
+            if frame == nil { frame = watchFrame(allocator: channel.allocator) }
+            guard let frame else { break }
+            let changed = frame.revision != watcher.lastSentRevision
+            let due = now - watcher.lastSentAt >= .milliseconds(limits.watchIntervalMilliseconds)
+            guard changed || due else { continue }
+            if channel.isWritable {
+                watcher.lastSentRevision = frame.revision
+                watcher.lastSentAt = now
+                watcher.lastWritableAt = now
+                channel.writeAndFlush(frame.line, promise: nil)
+            } else {
+                counters.droppedWatchFrames += 1
+                if now - watcher.lastWritableAt > .seconds(limits.stuckWatcherTimeoutSeconds) {
+                    counters.stuckDisconnects += 1
+                    channel.close(promise: nil)
+                }
+            }
+        }
+    }
+}

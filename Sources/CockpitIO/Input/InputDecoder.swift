@@ -1,0 +1,44 @@
+public import CockpitCore
+
+/// Turns raw inputs into core events. The same decoder serves live mode and every replay format:
+/// gpsd lines go through libgps's own parser, BMP280 ADC words through the datasheet compensation.
+public struct InputDecoder: Sendable {
+    public var baroCalibration: BMP280Calibration?
+    private let gpsDecoder = GPSDReportDecoder()
+
+    public init(baroCalibration: BMP280Calibration? = nil) {
+        self.baroCalibration = baroCalibration
+    }
+
+    /// The core event for one raw input, or nil when the input has no meaning for the core yet
+    /// (datagrams until the traffic capability exists).
+    public func decode(_ input: RawInput) -> Event? {
+        switch input {
+        case .gpsdLine(let line):
+            return .gps(gpsDecoder.decode(line))
+        case .gpsFix(let fix):
+            return .gps(.fix(fix))
+        case .gpsSource(let event):
+            return .gpsSource(event)
+        case .baroADC(let adcT, let adcP):
+            guard let calibration = baroCalibration else {
+                return .baroSource(.readError(reason: "ADC sample without calibration"))
+            }
+            do {
+                let result = try BMP280Compensation.compensate(adcT: adcT, adcP: adcP, calibration: calibration)
+                return .baro(BaroSample(pressurePascals: result.pressurePascals,
+                                        temperatureCelsius: result.temperatureCelsius))
+            } catch {
+                return .baroSource(.readError(reason: error.description))
+            }
+        case .baroPressure(let pressure, let temperature):
+            return .baro(BaroSample(pressurePascals: pressure, temperatureCelsius: temperature))
+        case .baroSource(let event):
+            return .baroSource(event)
+        case .datagram:
+            return nil
+        case .command(let command):
+            return .command(command)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+public import CockpitCore
+
+/// An input exactly as it reached the daemon, before any interpretation. This is what a recording
+/// stores, so that replay runs every decoding and compensation step again through the same code.
+public enum RawInput: Sendable, Equatable {
+    /// One JSON report line, verbatim as gpsd sent it.
+    case gpsdLine(String)
+    /// A fix from a source that is not gpsd (an IGC B record), already in core units.
+    case gpsFix(GPSFix)
+    case gpsSource(GPSSourceEvent)
+    /// A BMP280 burst read: 20-bit raw ADC words. The calibration lives in the recording header.
+    case baroADC(adcT: Int32, adcP: Int32)
+    /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
+    case baroPressure(pressurePascals: Double, temperatureCelsius: Double?)
+    case baroSource(BaroSourceEvent)
+    /// A received UDP datagram.
+    case datagram(bytes: [UInt8], from: String)
+    case command(Command)
+}
+
+/// A raw input with the monotonic time it arrived.
+public struct TimedInput: Sendable, Equatable {
+    public var time: MonotonicInstant
+    public var input: RawInput
+    public init(time: MonotonicInstant, input: RawInput) { self.time = time; self.input = input }
+}

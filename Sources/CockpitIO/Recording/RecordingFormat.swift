@@ -1,0 +1,233 @@
+public import CockpitCore
+
+/// The cockpitd recording format (docs/recording-format.md): JSON lines, a header first, then one
+/// raw input per line in arrival order.
+public enum RecordingFormat {
+    public static let formatName = "cockpitd-recording"
+    public static let formatVersion: Int64 = 1
+
+    public struct Header: Sendable, Equatable {
+        public var softwareVersion: String
+        /// Free-form device descriptions, e.g. {"gps": {"source": "gpsd", ...}, "baro": {...}}.
+        public var devices: JSONObject
+        public var baroCalibration: BMP280Calibration?
+        public var core: CoreConfiguration
+
+        public init(softwareVersion: String, devices: JSONObject, baroCalibration: BMP280Calibration?,
+                    core: CoreConfiguration) {
+            self.softwareVersion = softwareVersion
+            self.devices = devices
+            self.baroCalibration = baroCalibration
+            self.core = core
+        }
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notARecording
+        case unsupportedVersion(Int64)
+        case badLine(line: Int, reason: String)
+        public var description: String {
+            switch self {
+            case .notARecording: "not a cockpitd recording (first line is not its header)"
+            case .unsupportedVersion(let v): "recording format version \(v) is newer than this cockpitd understands (\(formatVersion))"
+            case .badLine(let line, let reason): "recording line \(line): \(reason)"
+            }
+        }
+    }
+
+    // MARK: header
+
+    public static func encodeHeader(_ header: Header) -> String {
+        var baro = header.devices["baro"]?.objectValue ?? JSONObject()
+        if let calibration = header.baroCalibration { baro["calibrationHex"] = .string(Hex.encode(calibration.registerBytes)) }
+        var devices = header.devices
+        if !baro.members.isEmpty { devices["baro"] = .object(baro) }
+        let object: JSONObject = [
+            "format": .string(formatName),
+            "formatVersion": .integer(formatVersion),
+            "software": .string(header.softwareVersion),
+            "timeUnit": .string("monotonic nanoseconds"),
+            "devices": .object(devices),
+            "core": .object([
+                "gpsStaleAfterSeconds": .number(header.core.gpsStaleAfterSeconds),
+                "baroStaleAfterSeconds": .number(header.core.baroStaleAfterSeconds),
+                "tickIntervalSeconds": .number(header.core.tickIntervalSeconds),
+            ]),
+        ]
+        return JSONWriter.string(.object(object))
+    }
+
+    public static func decodeHeader(_ line: String) throws(Failure) -> Header {
+        guard let value = try? JSONParser.parse(line), value["format"]?.stringValue == formatName else {
+            throw .notARecording
+        }
+        guard let version = value["formatVersion"]?.int64Value else { throw .badLine(line: 1, reason: "no formatVersion") }
+        guard version <= formatVersion else { throw .unsupportedVersion(version) }
+        var core = CoreConfiguration()
+        if let object = value["core"] {
+            if let v = object["gpsStaleAfterSeconds"]?.doubleValue, v > 0 { core.gpsStaleAfterSeconds = v }
+            if let v = object["baroStaleAfterSeconds"]?.doubleValue, v > 0 { core.baroStaleAfterSeconds = v }
+            if let v = object["tickIntervalSeconds"]?.doubleValue, v > 0 { core.tickIntervalSeconds = v }
+        }
+        let devices = value["devices"]?.objectValue ?? JSONObject()
+        var calibration: BMP280Calibration?
+        if let hex = devices["baro"]?["calibrationHex"]?.stringValue {
+            guard let bytes = Hex.decode(hex), let decoded = try? BMP280Calibration(registerBytes: bytes) else {
+                throw .badLine(line: 1, reason: "bad baro calibrationHex")
+            }
+            calibration = decoded
+        }
+        return Header(softwareVersion: value["software"]?.stringValue ?? "unknown", devices: devices,
+                      baroCalibration: calibration, core: core)
+    }
+
+    // MARK: events
+
+    public static func encode(_ timed: TimedInput) -> String {
+        var object: JSONObject = ["t": .integer(timed.time.nanoseconds)]
+        switch timed.input {
+        case .gpsdLine(let line):
+            object["k"] = .string("gpsd")
+            object["line"] = .string(line)
+        case .gpsFix(let fix):
+            object["k"] = .string("fix")
+            object["fix"] = .object(encode(fix))
+        case .gpsSource(.connected(let endpoint)):
+            object["k"] = .string("gps.connected")
+            object["endpoint"] = .string(endpoint)
+        case .gpsSource(.disconnected(let reason)):
+            object["k"] = .string("gps.disconnected")
+            object["reason"] = .string(reason)
+        case .baroADC(let adcT, let adcP):
+            object["k"] = .string("baro.adc")
+            object["adcT"] = .integer(Int64(adcT))
+            object["adcP"] = .integer(Int64(adcP))
+        case .baroPressure(let pressure, let temperature):
+            object["k"] = .string("baro.pressure")
+            object["pressurePa"] = .number(pressure)
+            object["temperatureC"] = temperature.map(JSONValue.number) ?? .null
+        case .baroSource(.present(let description)):
+            object["k"] = .string("baro.present")
+            object["description"] = .string(description)
+        case .baroSource(.absent(let reason)):
+            object["k"] = .string("baro.absent")
+            object["reason"] = .string(reason)
+        case .baroSource(.readError(let reason)):
+            object["k"] = .string("baro.error")
+            object["reason"] = .string(reason)
+        case .datagram(let bytes, let from):
+            object["k"] = .string("datagram")
+            object["from"] = .string(from)
+            object["hex"] = .string(Hex.encode(bytes))
+        case .command(let command):
+            object["k"] = .string("command")
+            object["command"] = .string(command.rawValue)
+        }
+        return JSONWriter.string(.object(object))
+    }
+
+    public static func decode(_ line: String, lineNumber: Int) throws(Failure) -> TimedInput {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch { throw .badLine(line: lineNumber, reason: error.description) }
+        guard let t = value["t"]?.int64Value else { throw .badLine(line: lineNumber, reason: "no integer \"t\"") }
+        guard let kind = value["k"]?.stringValue else { throw .badLine(line: lineNumber, reason: "no \"k\"") }
+        func string(_ key: String) throws(Failure) -> String {
+            guard let s = value[key]?.stringValue else { throw .badLine(line: lineNumber, reason: "\(kind) without \(key)") }
+            return s
+        }
+        let input: RawInput
+        switch kind {
+        case "gpsd": input = .gpsdLine(try string("line"))
+        case "fix":
+            guard let object = value["fix"]?.objectValue, let fix = decodeFix(object) else {
+                throw .badLine(line: lineNumber, reason: "bad fix")
+            }
+            input = .gpsFix(fix)
+        case "gps.connected": input = .gpsSource(.connected(endpoint: try string("endpoint")))
+        case "gps.disconnected": input = .gpsSource(.disconnected(reason: try string("reason")))
+        case "baro.adc":
+            guard let adcT = value["adcT"]?.int64Value, let adcP = value["adcP"]?.int64Value,
+                  let t32 = Int32(exactly: adcT), let p32 = Int32(exactly: adcP) else {
+                throw .badLine(line: lineNumber, reason: "bad baro.adc")
+            }
+            input = .baroADC(adcT: t32, adcP: p32)
+        case "baro.pressure":
+            guard let pressure = value["pressurePa"]?.doubleValue else { throw .badLine(line: lineNumber, reason: "bad baro.pressure") }
+            input = .baroPressure(pressurePascals: pressure, temperatureCelsius: value["temperatureC"]?.doubleValue)
+        case "baro.present": input = .baroSource(.present(description: try string("description")))
+        case "baro.absent": input = .baroSource(.absent(reason: try string("reason")))
+        case "baro.error": input = .baroSource(.readError(reason: try string("reason")))
+        case "datagram":
+            guard let bytes = Hex.decode(try string("hex")) else { throw .badLine(line: lineNumber, reason: "bad hex") }
+            input = .datagram(bytes: bytes, from: try string("from"))
+        case "command":
+            guard let command = Command(rawValue: try string("command")) else {
+                throw .badLine(line: lineNumber, reason: "unknown command")
+            }
+            input = .command(command)
+        default:
+            throw .badLine(line: lineNumber, reason: "unknown kind \"\(kind)\"")
+        }
+        return TimedInput(time: MonotonicInstant(nanoseconds: t), input: input)
+    }
+
+    static func encode(_ fix: GPSFix) -> JSONObject {
+        func num(_ v: Double?) -> JSONValue { v.map(JSONValue.number) ?? .null }
+        return [
+            "utc": fix.utc.map { .number($0.secondsSinceEpoch) } ?? .null,
+            "mode": .integer(Int64(fix.mode.rawValue)),
+            "lat": num(fix.latitudeDegrees), "lon": num(fix.longitudeDegrees),
+            "altMSL": num(fix.altitudeMSLMeters), "altHAE": num(fix.altitudeHAEMeters),
+            "speed": num(fix.groundSpeedMetersPerSecond), "track": num(fix.trackTrueDegrees),
+            "climb": num(fix.climbMetersPerSecond), "eph": num(fix.horizontalErrorMeters),
+            "epv": num(fix.verticalErrorMeters),
+        ]
+    }
+
+    static func decodeFix(_ object: JSONObject) -> GPSFix? {
+        guard let modeValue = object["mode"]?.int64Value, let mode = GPSFixMode(rawValue: Int(modeValue)) else { return nil }
+        func num(_ key: String) -> Double? { object[key]?.doubleValue }
+        return GPSFix(utc: num("utc").map(UTCInstant.init(secondsSinceEpoch:)), mode: mode,
+                      latitudeDegrees: num("lat"), longitudeDegrees: num("lon"),
+                      altitudeMSLMeters: num("altMSL"), altitudeHAEMeters: num("altHAE"),
+                      groundSpeedMetersPerSecond: num("speed"), trackTrueDegrees: num("track"),
+                      climbMetersPerSecond: num("climb"), horizontalErrorMeters: num("eph"),
+                      verticalErrorMeters: num("epv"))
+    }
+}
+
+/// Lower-case hexadecimal without separators.
+public enum Hex {
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8).filter { $0 != 0x20 && $0 != 0x3A }
+        guard chars.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(chars.count / 2)
+        var index = 0
+        while index < chars.count {
+            guard let high = nibble(chars[index]), let low = nibble(chars[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}

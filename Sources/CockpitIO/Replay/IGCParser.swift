@@ -1,0 +1,212 @@
+import CockpitCore
+
+/// Reads an IGC flight log (FAI IGC technical specification, appendix A): B records become GPS
+/// fixes, their pressure altitude becomes barometer samples through the inverse standard atmosphere.
+///
+/// Handles both HFDTE header forms (`HFDTEddmmyy` and `HFDTEDATE:ddmmyy,nn`), the UTC midnight
+/// rollover, `V` (invalid) fixes, pressure altitude 0 meaning "not recorded", and any fix interval.
+/// IGC has no velocity: ground speed, track and climb are derived from the neighbouring fixes.
+public struct IGCFlight: Sendable {
+    public var date: (year: Int, month: Int, day: Int)
+    /// True when the header says the GNSS altitude is above the geoid; false (the IGC default) for the ellipsoid.
+    public var gnssAltitudeIsMSL: Bool
+    public var records: [TimedInput]
+    public var bRecords: Int
+    public var invalidFixes: Int
+    public var skippedLines: Int
+    /// The median interval between B records, seconds.
+    public var medianFixIntervalSeconds: Double
+    public var maximumFixIntervalSeconds: Double
+}
+
+public enum IGCParser {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case noDate
+        case noFixes
+        public var description: String {
+            switch self {
+            case .noDate: "IGC file has no HFDTE date header"
+            case .noFixes: "IGC file has no B records"
+            }
+        }
+    }
+
+    struct BRecord {
+        var secondsOfDay: Int
+        var latitude: Double
+        var longitude: Double
+        var valid: Bool
+        var pressureAltitudeMeters: Int?
+        var gnssAltitudeMeters: Int?
+    }
+
+    public static func looksLikeIGC(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first == UInt8(ascii: "A") { return true }
+        return bytes.prefix(4096).split(separator: 0x0A).contains { $0.first == UInt8(ascii: "B") && $0.count >= 35 }
+            && bytes.prefix(4096).split(separator: 0x0A).contains { $0.starts(with: Array("HFDTE".utf8)) }
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> IGCFlight {
+        var date: (Int, Int, Int)?
+        var gnssIsMSL = false
+        var bRecords: [BRecord] = []
+        bRecords.reserveCapacity(bytes.count / 40)
+        var skipped = 0
+        var lineStart = 0
+        let count = bytes.count
+        while lineStart < count {
+            var lineEnd = lineStart
+            while lineEnd < count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var end = lineEnd
+            if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+            let line = bytes[lineStart..<end]
+            if let kind = line.first {
+                if kind == UInt8(ascii: "B") {
+                    if let record = parseB(line) { bRecords.append(record) } else { skipped += 1 }
+                } else if kind == UInt8(ascii: "H") {
+                    if date == nil, let parsed = parseDate(line) { date = parsed }
+                    if startsWith(line, "HFALGALTGPS") || startsWith(line, "HFALG") {
+                        let text = String(decoding: line, as: UTF8.self).uppercased()
+                        if text.contains("GEO") || text.contains("MSL") { gnssIsMSL = true }
+                    }
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        guard let (year, month, day) = date else { throw .noDate }
+        guard !bRecords.isEmpty else { throw .noFixes }
+
+        // Absolute seconds since the flight date's midnight, with rollover past UTC midnight.
+        var absoluteSeconds: [Int] = []
+        absoluteSeconds.reserveCapacity(bRecords.count)
+        var dayOffset = 0
+        var previous = -1
+        for record in bRecords {
+            if previous >= 0, record.secondsOfDay + dayOffset < previous - 12 * 3600 { dayOffset += 86_400 }
+            let value = record.secondsOfDay + dayOffset
+            absoluteSeconds.append(value)
+            previous = value
+        }
+        let midnight = UTCInstant(year: year, month: month, day: day)
+        let origin = absoluteSeconds[0]
+
+        var intervals: [Int] = []
+        for index in 1..<max(1, absoluteSeconds.count) { intervals.append(absoluteSeconds[index] - absoluteSeconds[index - 1]) }
+        let positive = intervals.filter { $0 > 0 }.sorted()
+        let median = positive.isEmpty ? 1 : positive[positive.count / 2]
+
+        var records: [TimedInput] = []
+        records.reserveCapacity(bRecords.count * 2)
+        var invalid = 0
+        let validIndices = bRecords.indices.filter { bRecords[$0].valid }
+        var validPosition = [Int](repeating: -1, count: bRecords.count)
+        for (position, index) in validIndices.enumerated() { validPosition[index] = position }
+
+        for (index, record) in bRecords.enumerated() {
+            let time = MonotonicInstant(nanoseconds: Int64(absoluteSeconds[index] - origin) * 1_000_000_000)
+            let utc = midnight.adding(seconds: Double(absoluteSeconds[index]))
+            var fix: GPSFix
+            if record.valid {
+                fix = GPSFix(utc: utc, mode: .threeDimensional, latitudeDegrees: record.latitude,
+                             longitudeDegrees: record.longitude)
+                let altitude = record.gnssAltitudeMeters.map(Double.init)
+                if gnssIsMSL { fix.altitudeMSLMeters = altitude } else { fix.altitudeHAEMeters = altitude }
+                if altitude == nil { fix.mode = .twoDimensional }
+                let position = validPosition[index]
+                let before = validIndices[max(0, position - 1)]
+                let after = validIndices[min(validIndices.count - 1, position + 1)]
+                let dt = Double(absoluteSeconds[after] - absoluteSeconds[before])
+                if before != after, dt > 0, dt <= 60 {
+                    let a = bRecords[before], b = bRecords[after]
+                    let meters = GreatCircle.distanceMeters(latitude1: a.latitude, longitude1: a.longitude,
+                                                            latitude2: b.latitude, longitude2: b.longitude)
+                    fix.groundSpeedMetersPerSecond = meters / dt
+                    if meters > 0.5 {
+                        fix.trackTrueDegrees = GreatCircle.initialBearingDegrees(
+                            latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+                    }
+                    if let altA = a.gnssAltitudeMeters, let altB = b.gnssAltitudeMeters {
+                        fix.climbMetersPerSecond = Double(altB - altA) / dt
+                    }
+                }
+            } else {
+                invalid += 1
+                fix = GPSFix(utc: utc, mode: .noFix)
+            }
+            records.append(TimedInput(time: time, input: .gpsFix(fix)))
+            if let pressureAltitude = record.pressureAltitudeMeters {
+                let pascals = StandardAtmosphere.pressurePascals(
+                    pressureAltitudeFeet: UnitConversions.feet(fromMeters: Double(pressureAltitude)))
+                records.append(TimedInput(time: time, input: .baroPressure(pressurePascals: pascals, temperatureCelsius: nil)))
+            }
+        }
+        return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL, records: records,
+                         bRecords: bRecords.count, invalidFixes: invalid, skippedLines: skipped,
+                         medianFixIntervalSeconds: Double(median),
+                         maximumFixIntervalSeconds: Double(positive.last ?? 1))
+    }
+
+    static func startsWith(_ line: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard line.count >= count else { return false }
+        return prefix.withUTF8Buffer { buffer in
+            (0..<count).allSatisfy { line[line.startIndex + $0] == buffer[$0] }
+        }
+    }
+
+    /// `HFDTEddmmyy` (old form) or `HFDTEDATE:ddmmyy,nn` (2016 form).
+    static func parseDate(_ line: ArraySlice<UInt8>) -> (Int, Int, Int)? {
+        guard startsWith(line, "HFDTE") else { return nil }
+        var cursor = line.startIndex + 5
+        if startsWith(line[cursor...], "DATE:") { cursor += 5 }
+        guard let day = digits(line, cursor, 2), let month = digits(line, cursor + 2, 2),
+              let year2 = digits(line, cursor + 4, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return (year2 < 80 ? 2000 + year2 : 1900 + year2, month, day)
+    }
+
+    static func digits(_ line: ArraySlice<UInt8>, _ start: Int, _ count: Int) -> Int? {
+        guard start >= line.startIndex, start + count <= line.endIndex else { return nil }
+        var value = 0
+        for index in start..<(start + count) {
+            let digit = Int(line[index]) - 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// Signed 5-character altitude field ("-0048", "01234").
+    static func signedAltitude(_ line: ArraySlice<UInt8>, _ start: Int) -> Int? {
+        guard start + 5 <= line.endIndex else { return nil }
+        if line[start] == UInt8(ascii: "-") { return digits(line, start + 1, 4).map { -$0 } }
+        return digits(line, start, 5)
+    }
+
+    /// B HHMMSS DDMMmmmN DDDMMmmmE V PPPPP GGGGG — 35 characters before any extensions.
+    static func parseB(_ line: ArraySlice<UInt8>) -> BRecord? {
+        let s = line.startIndex
+        guard line.count >= 35,
+              let hh = digits(line, s + 1, 2), let mm = digits(line, s + 3, 2), let ss = digits(line, s + 5, 2),
+              hh < 24, mm < 60, ss < 60,
+              let latDeg = digits(line, s + 7, 2), let latMinThousandths = digits(line, s + 9, 5),
+              let lonDeg = digits(line, s + 15, 3), let lonMinThousandths = digits(line, s + 18, 5)
+        else { return nil }
+        let ns = line[s + 14], ew = line[s + 23], validity = line[s + 24]
+        guard ns == UInt8(ascii: "N") || ns == UInt8(ascii: "S"), ew == UInt8(ascii: "E") || ew == UInt8(ascii: "W"),
+              validity == UInt8(ascii: "A") || validity == UInt8(ascii: "V"),
+              latDeg <= 90, lonDeg <= 180, latMinThousandths < 60_000, lonMinThousandths < 60_000
+        else { return nil }
+        var latitude = Double(latDeg) + Double(latMinThousandths) / 60_000
+        var longitude = Double(lonDeg) + Double(lonMinThousandths) / 60_000
+        if ns == UInt8(ascii: "S") { latitude = -latitude }
+        if ew == UInt8(ascii: "W") { longitude = -longitude }
+        guard abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        let pressure = signedAltitude(line, s + 25)
+        let gnss = signedAltitude(line, s + 30)
+        return BRecord(secondsOfDay: hh * 3600 + mm * 60 + ss, latitude: latitude, longitude: longitude,
+                       valid: validity == UInt8(ascii: "A"),
+                       pressureAltitudeMeters: pressure == 0 ? nil : pressure,
+                       gnssAltitudeMeters: gnss == 0 && pressure == 0 ? nil : gnss)
+    }
+}

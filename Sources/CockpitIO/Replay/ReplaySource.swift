@@ -1,0 +1,184 @@
+public import CockpitCore
+
+/// Where replayed inputs come from. Every format yields raw inputs in time order; the runner feeds
+/// them through the same decoder and core as live mode.
+public protocol ReplaySource: AnyObject {
+    /// "recording", "gpspipe" or "igc".
+    var format: String { get }
+    /// Core settings appropriate to the source (a recording's own, or ones fitted to an IGC fix interval).
+    var coreConfiguration: CoreConfiguration { get }
+    var baroCalibration: BMP280Calibration? { get }
+    /// Lines that could not be read (counted, never fatal).
+    var skippedLines: Int { get }
+    var lastSkipReason: String? { get }
+    func next() throws(SystemError) -> TimedInput?
+}
+
+public enum ReplaySourceError: Error, CustomStringConvertible {
+    case unreadable(SystemError)
+    case unrecognised(String)
+    case invalid(String)
+    public var description: String {
+        switch self {
+        case .unreadable(let error): "cannot read replay file: \(error)"
+        case .unrecognised(let path): "\(path): not a cockpitd recording, gpspipe -w log or IGC file"
+        case .invalid(let reason): reason
+        }
+    }
+}
+
+public enum ReplaySources {
+    /// Opens a replay file, detecting its format from its first bytes.
+    public static func open(path: String) throws(ReplaySourceError) -> any ReplaySource {
+        let reader: LineReader
+        do { reader = try LineReader(path: path) } catch { throw .unreadable(error) }
+        let first: LineReader.Line?
+        do { first = try reader.next() } catch { throw .unreadable(error) }
+        guard let first else { throw .unrecognised(path) }
+        let firstText = first.text
+        if firstText.contains("\"\(RecordingFormat.formatName)\"") {
+            do {
+                let header = try RecordingFormat.decodeHeader(firstText)
+                return RecordingSource(reader: reader, header: header)
+            } catch { throw .invalid(error.description) }
+        }
+        if firstText.first == "A" || firstText.hasPrefix("H") || firstText.hasPrefix("B") {
+            let bytes: [UInt8]
+            do { bytes = try LineReader.readAll(path: path) } catch { throw .unreadable(error) }
+            guard IGCParser.looksLikeIGC(bytes) else { throw .unrecognised(path) }
+            do { return IGCSource(flight: try IGCParser.parse(bytes)) } catch { throw .invalid(error.description) }
+        }
+        if firstText.contains("{\"class\"") || firstText.hasPrefix("#") || firstText.isEmpty {
+            do { return GpspipeSource(reader: try LineReader(path: path)) } catch { throw .unreadable(error) }
+        }
+        throw .unrecognised(path)
+    }
+}
+
+/// An IGC flight, parsed whole (IGC files are small).
+public final class IGCSource: ReplaySource {
+    public let flight: IGCFlight
+    private var index = 0
+    public let format = "igc"
+    public var baroCalibration: BMP280Calibration? { nil }
+    public var skippedLines: Int { flight.skippedLines }
+    public var lastSkipReason: String? { flight.skippedLines > 0 ? "malformed B record" : nil }
+
+    public init(flight: IGCFlight) { self.flight = flight }
+
+    /// Loggers record every 1–8 s: a fix or pressure sample is stale only after 1.5 fix intervals
+    /// (but never sooner than the live defaults).
+    public var coreConfiguration: CoreConfiguration {
+        var configuration = CoreConfiguration()
+        let interval = flight.medianFixIntervalSeconds
+        configuration.gpsStaleAfterSeconds = max(configuration.gpsStaleAfterSeconds, 1.5 * interval)
+        configuration.baroStaleAfterSeconds = max(configuration.baroStaleAfterSeconds, 1.5 * interval)
+        return configuration
+    }
+
+    public func next() -> TimedInput? {
+        guard index < flight.records.count else { return nil }
+        defer { index += 1 }
+        return flight.records[index]
+    }
+}
+
+/// A cockpitd recording, streamed line by line. A damaged or cut-off line is skipped and counted.
+public final class RecordingSource: ReplaySource {
+    private let reader: LineReader
+    public let header: RecordingFormat.Header
+    public let format = "recording"
+    public private(set) var skippedLines = 0
+    public private(set) var lastSkipReason: String?
+    private var lastTime = MonotonicInstant.zero
+
+    init(reader: LineReader, header: RecordingFormat.Header) {
+        self.reader = reader
+        self.header = header
+    }
+
+    public var coreConfiguration: CoreConfiguration { header.core }
+    public var baroCalibration: BMP280Calibration? { header.baroCalibration }
+
+    public func next() throws(SystemError) -> TimedInput? {
+        while let line = try reader.next() {
+            if line.bytes.isEmpty && !line.truncated { continue }
+            do {
+                var timed = try RecordingFormat.decode(line.text, lineNumber: line.number)
+                if timed.time < lastTime { timed.time = lastTime }
+                lastTime = timed.time
+                return timed
+            } catch {
+                skippedLines += 1
+                lastSkipReason = error.description
+            }
+        }
+        return nil
+    }
+}
+
+/// A plain `gpspipe -w` log (optionally with gpspipe's `-u`/`-uu` epoch prefix). Lines have no
+/// arrival times, so time is taken from the TPV `time` field: steps backwards or of more than an hour
+/// (receiver clock jumps, logs spliced together) count as one second.
+public final class GpspipeSource: ReplaySource {
+    private let reader: LineReader
+    public let format = "gpspipe"
+    public var coreConfiguration: CoreConfiguration { CoreConfiguration() }
+    public var baroCalibration: BMP280Calibration? { nil }
+    public private(set) var skippedLines = 0
+    public private(set) var lastSkipReason: String?
+    private var monotonic = MonotonicInstant.zero
+    private var lastUTC: UTCInstant?
+
+    init(reader: LineReader) { self.reader = reader }
+
+    public func next() throws(SystemError) -> TimedInput? {
+        while let line = try reader.next() {
+            if line.truncated {
+                skippedLines += 1
+                lastSkipReason = "line \(line.number) longer than \(reader.maximumLineBytes) bytes"
+                continue
+            }
+            var text = line.text
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            var arrival: Double?
+            if let brace = text.firstIndex(of: "{"), brace != text.startIndex {
+                let prefix = text[text.startIndex..<brace].trimmingSuffix(while: { $0 == " " || $0 == ":" })
+                arrival = Double(prefix)
+                text = String(text[brace...])
+            }
+            if let arrival {
+                let utc = UTCInstant(secondsSinceEpoch: arrival)
+                advance(to: utc)
+            } else if let utc = Self.tpvTime(text) {
+                advance(to: utc)
+            }
+            return TimedInput(time: monotonic, input: .gpsdLine(text))
+        }
+        return nil
+    }
+
+    private func advance(to utc: UTCInstant) {
+        if let last = lastUTC {
+            let step = utc.seconds(since: last)
+            monotonic = monotonic.adding(seconds: step >= 0 && step <= 3600 ? step : 1)
+        }
+        lastUTC = utc
+    }
+
+    /// The `"time":"…"` of a TPV line, found without a full parse.
+    static func tpvTime(_ text: String) -> UTCInstant? {
+        guard text.contains("\"class\":\"TPV\""), let range = text.firstRange(of: "\"time\":\"") else { return nil }
+        let rest = text[range.upperBound...]
+        guard let close = rest.firstIndex(of: "\"") else { return nil }
+        return UTCInstant.parseISO8601(String(rest[..<close]))
+    }
+}
+
+extension Substring {
+    func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var result = self
+        while let last = result.last, predicate(last) { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+import Glibc
+import Logging
+
+/// Defaults shared by the subcommands.
+enum Defaults {
+    static let socketPath = "/run/cockpit/cockpitd.sock"
+}
+
+@main
+struct Cockpitd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cockpitd",
+        abstract: "Cockpit appliance daemon: GPS, cabin pressure, hypoxia timer, airfields, traffic. Not certified avionics.",
+        discussion: """
+            Without a subcommand, runs the live daemon. `cockpitd replay FILE` feeds a recorded flight \
+            (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
+            """,
+        version: CockpitVersion.full,
+        subcommands: [Run.self, Replay.self],
+        defaultSubcommand: Run.self)
+}
+
+struct LoggingOptions: ParsableArguments {
+    @Option(name: .long, help: "Lowest log level written: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func makeLogger(label: String) throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown --log-level '\(logLevel)'")
+        }
+        let sink = LogSink.detect()
+        var logger = Logger(label: label) { label in JournalLogHandler(label: label, sink: sink, level: level) }
+        logger.logLevel = level
+        return logger
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the live daemon until SIGINT or SIGTERM.")
+
+    @Option(name: .long, help: "Control socket path.")
+    var socket: String = Defaults.socketPath
+
+    @Option(name: .long, help: "Record every raw input to this file (JSON lines, see docs/recording-format.md).")
+    var record: String?
+
+    @Option(name: .long, help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.")
+    var recordLimitMib: Int = 1024
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        let logger = try logging.makeLogger(label: "cockpitd")
+        var options = LiveOptions(socketPath: socket, recordPath: record)
+        options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
+        let signals = SignalWaiter()
+        let daemon: LiveDaemon
+        do {
+            daemon = try LiveDaemon(options: options, logger: logger)
+            try daemon.start()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode(1)
+        }
+        logger.notice("\(CockpitVersion.full) running (no certified avionics; GPS and barometer sources are added by their capabilities)")
+        let signal = signals.wait()
+        logger.notice("stopping on signal \(signal)")
+        daemon.stop()
+    }
+}
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a recorded flight through the same core as live mode and print a summary.",
+        discussion: """
+            FILE is a cockpitd recording, a plain `gpspipe -w` log, or an IGC flight log (B records become \
+            GPS fixes; pressure altitude becomes barometer samples through the inverse standard atmosphere). \
+            At a finite --speed the replay serves the control socket, so `cockpitctl watch` works against it.
+            """)
+
+    @Argument(help: "The file to replay.")
+    var file: String
+
+    @Option(name: .long, help: "Speed as a multiple of real time (e.g. 1, 50), or 'max' to run as fast as possible.")
+    var speed: String = "max"
+
+    @Option(name: .long, help: "Control socket path (served only at a finite speed; default \(Defaults.socketPath)).")
+    var socket: String?
+
+    @Option(name: .long, help: "Record the replayed raw inputs to this file.")
+    var record: String?
+
+    @Flag(name: .long, help: "Print the summary as one JSON object on stdout.")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        _ = try parsedSpeed()
+    }
+
+    func parsedSpeed() throws -> Double {
+        if speed == "max" { return .infinity }
+        guard let value = Double(speed), value.isFinite, value > 0, value <= 1_000_000 else {
+            throw ValidationError("--speed must be a positive number or 'max', not '\(speed)'")
+        }
+        return value
+    }
+
+    func run() throws {
+        let logger = try logging.makeLogger(label: "cockpitd.replay")
+        let speedValue = try parsedSpeed()
+        var options = ReplayOptions(path: file, speed: speedValue,
+                                    socketPath: speedValue.isFinite ? (socket ?? Defaults.socketPath) : nil,
+                                    recordPath: record)
+        if socket != nil && !speedValue.isFinite {
+            logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")
+        }
+        options.recordLimitBytes = 1 << 30
+        let started = MonotonicClock.now()
+        let result: ReplayResult
+        do {
+            result = try ReplayRunner.run(options, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            throw ExitCode(1)
+        }
+        let elapsed = MonotonicClock.now().seconds(since: started)
+        if result.skippedLines > 0 {
+            logger.warning("\(result.skippedLines) unreadable lines skipped (last: \(result.lastSkipReason ?? "?"))")
+        }
+        if json {
+            print(JSONWriter.string(.object(result.summary)))
+        } else {
+            print(SummaryText.render(result.summary))
+        }
+        let span = result.summary["flightTimeSpanSeconds"]?.doubleValue ?? 0
+        let events = result.summary["events"]?.doubleValue ?? 0
+        let rate = elapsed > 0 ? Int(events / elapsed) : 0
+        let factor = elapsed > 0 ? Int(span / elapsed) : 0
+        logger.info("replayed in \(Int(elapsed * 1000)) ms: \(rate) events/s, \(factor)× real time")
+    }
+}
+
+/// The human form of a replay summary.
+enum SummaryText {
+    static func render(_ summary: JSONObject) -> String {
+        func value(_ key: String) -> String {
+            guard let v = summary[key] else { return "—" }
+            switch v {
+            case .null: return "—"
+            case .string(let s): return s
+            default: return JSONWriter.string(v)
+            }
+        }
+        let span = summary["flightTimeSpanSeconds"]?.doubleValue.map(Durations.hoursMinutesSeconds) ?? "—"
+        return """
+            Replay of \(value("source")) (\(value("format")))
+              events            \(value("events"))  (GPS reports \(value("gpsReports")), fixes \(value("gpsFixes")), \
+            no-fix \(value("gpsReportsWithoutFix")), malformed \(value("malformedGpsReports")), baro samples \(value("baroSamples")))
+              first fix (UTC)   \(value("firstFixUTC"))
+              last fix (UTC)    \(value("lastFixUTC"))
+              time span         \(span)
+              max GPS altitude  MSL \(value("maxGpsAltitudeMSLFeet")) ft, ellipsoid \(value("maxGpsAltitudeHAEFeet")) ft
+              max cabin altitude \(value("maxCabinAltitudeFeet")) ft (pressure altitude, 1013.25 hPa)
+              takeoffs          \(value("takeoffs"))
+              landings          \(value("landings"))
+              hypoxia alerts    \(value("hypoxiaAlerts"))
+              datagrams sent    \(value("datagramsSent"))
+              skipped lines     \(value("skippedLines"))
+            """
+    }
+}
