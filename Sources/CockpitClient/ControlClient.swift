@@ -66,6 +66,9 @@ public final class ControlClient {
         }
     }
 
+    /// Half-closes the connection: the daemon sees end of input but can still answer.
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// Reads one newline-terminated line; nil when the daemon closed the connection.
     public func readLine() throws(Failure) -> String? {
         while true {

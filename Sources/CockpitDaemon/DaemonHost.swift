@@ -74,7 +74,7 @@ public final class DaemonHost: @unchecked Sendable {
     }
 
     public func shutdown() {
-        if let server { try? loop.submit { server.stop() }.wait() }
+        server?.stop()
         try? loop.submit { [self] in runner.recorder?.close() }.wait()
         try? group.syncShutdownGracefully()
     }

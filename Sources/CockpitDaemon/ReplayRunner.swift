@@ -94,7 +94,17 @@ public enum ReplayRunner {
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
         let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
+        let interrupted = Mutex(false)
+        let signals = SignalWaiter { number in
+            logger.notice("replay interrupted by signal \(number)")
+            interrupted.withLock { $0 = true }
+        }
         let task = host.loop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(10)) { task in
+            if interrupted.withLock({ $0 }) {
+                task.cancel()
+                done.succeed(())
+                return
+            }
             do {
                 if try pacer.step() {
                     task.cancel()
@@ -107,7 +117,7 @@ public enum ReplayRunner {
                 done.succeed(())
             }
         }
-        _ = task
+        _ = (task, signals)
         try? done.futureResult.wait()
         // Let watchers see the final state once more before the socket goes away.
         if host.server != nil { try? host.onLoop { host.server?.sendWatchFrames() } }

@@ -39,11 +39,12 @@ public enum BMP280Compensation {
     public static func temperature(adcT: Int32, calibration c: BMP280Calibration) -> (tFine: Int64, centiCelsius: Int64) {
         let adc = Int64(adcT)
         let t1 = Int64(c.t1), t2 = Int64(c.t2), t3 = Int64(c.t3)
-        let var1 = ((adc >> 3) &- (t1 << 1)) &* t2 >> 11
+        // Swift's shifts bind tighter than multiplication (unlike C): every product is parenthesised.
+        let var1 = (((adc >> 3) &- (t1 << 1)) &* t2) >> 11
         let delta = (adc >> 4) &- t1
-        let var2 = ((delta &* delta) >> 12) &* t3 >> 14
+        let var2 = (((delta &* delta) >> 12) &* t3) >> 14
         let tFine = var1 &+ var2
-        return (tFine, (tFine &* 5 &+ 128) >> 8)
+        return (tFine, ((tFine &* 5) &+ 128) >> 8)
     }
 
     /// Pressure in Q24.8 Pa from adc_P and t_fine (datasheet 64-bit form); nil when the divisor is zero.
@@ -51,17 +52,17 @@ public enum BMP280Compensation {
         let p1 = Int64(c.p1), p2 = Int64(c.p2), p3 = Int64(c.p3), p4 = Int64(c.p4), p5 = Int64(c.p5)
         let p6 = Int64(c.p6), p7 = Int64(c.p7), p8 = Int64(c.p8), p9 = Int64(c.p9)
         var var1 = tFine &- 128_000
-        var var2 = var1 &* var1 &* p6
+        var var2 = (var1 &* var1) &* p6
         var2 = var2 &+ ((var1 &* p5) << 17)
         var2 = var2 &+ (p4 << 35)
-        var1 = ((var1 &* var1 &* p3) >> 8) &+ ((var1 &* p2) << 12)
-        var1 = ((Int64(1) << 47) &+ var1) &* p1 >> 33
+        var1 = (((var1 &* var1) &* p3) >> 8) &+ ((var1 &* p2) << 12)
+        var1 = (((Int64(1) << 47) &+ var1) &* p1) >> 33
         guard var1 != 0 else { return nil }
         var p = 1_048_576 &- Int64(adcP)
-        p = ((p << 31) &- var2) &* 3125 / var1
-        var1 = (p9 &* (p >> 13) &* (p >> 13)) >> 25
+        p = (((p << 31) &- var2) &* 3125) / var1
+        var1 = ((p9 &* (p >> 13)) &* (p >> 13)) >> 25
         var2 = (p8 &* p) >> 19
-        p = ((p &+ var1 &+ var2) >> 8) &+ (p7 << 4)
+        p = (((p &+ var1) &+ var2) >> 8) &+ (p7 << 4)
         guard p >= 0, p <= Int64(UInt32.max) else { return nil }
         return UInt32(p)
     }

@@ -63,7 +63,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
-            if !pending.isEmpty, !closing {
+            if closing {
+                context.close(promise: nil)
+            } else if !pending.isEmpty {
                 server.count { $0.badRequests += 1 }
                 fail(context, ControlProtocol.Failure(code: "incomplete-request",
                                                       message: "connection closed in the middle of a request"), close: true)
@@ -127,11 +129,16 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private func fail(_ context: ChannelHandlerContext, _ failure: ControlProtocol.Failure, close: Bool) {
         let line = ControlProtocol.errorResponse(failure)
         if close {
+            // Answer, then stop sending. Input still unread is drained and dropped until the client hangs
+            // up (closing with unread input would reset the connection before the client sees the answer);
+            // a client that never hangs up is closed after two seconds.
             closing = true
+            pending = []
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: line))).whenComplete { _ in
-                channel.close(promise: nil)
+                channel.close(mode: .output, promise: nil)
             }
+            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
         } else {
             reply(context, line)
         }

@@ -36,7 +36,7 @@ public enum ControlProtocol {
         while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 { trimmed.removeLast() }
         while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed.removeFirst() }
         guard !trimmed.isEmpty else { return .failure(Failure(code: "bad-request", message: "empty request")) }
-        if trimmed.first != UInt8(ascii: "{") {
+        if let first = trimmed.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) {
             let word = String(decoding: trimmed, as: UTF8.self)
             return kind(named: word, id: nil).map { Request(kind: $0, id: nil) }
         }

@@ -120,6 +120,7 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// Closes the listening socket and removes its file. Call from outside the loop.
     public func stop() {
         watchTask?.cancel()
         try? serverChannel?.close().wait()

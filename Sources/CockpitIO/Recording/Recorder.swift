@@ -26,6 +26,7 @@ public final class Recorder: Sendable {
         var bytesWritten: Int64 = 0
         var bytesAccepted: Int64 = 0
         var stoppedReason: String?
+        var writeFailed = false
         var fd: Int32
     }
 
@@ -62,7 +63,11 @@ public final class Recorder: Sendable {
             let size = line.utf8.count + 1
             if state.bytesAccepted + Int64(size) > sizeLimitBytes {
                 state.stoppedReason = "size limit of \(sizeLimitBytes) bytes reached"
-                return []
+                // Keep what was accepted: hand it to the writer before stopping.
+                let rest = state.pending
+                state.pending = []
+                state.backlogBytes += rest.count
+                return rest.isEmpty ? [] : rest
             }
             state.pending.append(contentsOf: line.utf8)
             state.pending.append(0x0A)
@@ -71,7 +76,10 @@ public final class Recorder: Sendable {
             guard state.pending.count >= Self.flushThresholdBytes else { return nil }
             return takePending(&state)
         }
-        if let full { full.isEmpty ? stopped() : submit(full) }
+        if let full {
+            if !full.isEmpty { submit(full) }
+            if state.withLock({ $0.stoppedReason != nil }) { stopped() }
+        }
     }
 
     /// Hands whatever is buffered to the writer (the runner calls this once a second).
@@ -125,7 +133,7 @@ public final class Recorder: Sendable {
 
     private func submit(_ chunk: [UInt8]) {
         queue.async { [self] in
-            let fd = state.withLock { $0.stoppedReason == nil ? $0.fd : -1 }
+            let fd = state.withLock { $0.writeFailed ? -1 : $0.fd }
             guard fd >= 0 else {
                 state.withLock { $0.backlogBytes -= chunk.count }
                 return
@@ -134,6 +142,7 @@ public final class Recorder: Sendable {
             let reason: String? = state.withLock { state in
                 state.backlogBytes -= chunk.count
                 if let error {
+                    state.writeFailed = true
                     let text = error == ENOSPC ? "disk full" : String(cString: strerror(error))
                     state.stoppedReason = "write failed: \(text) (errno \(error))"
                     return state.stoppedReason

@@ -10,12 +10,14 @@ public final class SignalWaiter: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let received = Mutex<Int32>(0)
 
-    public init() {
+    /// `onSignal` (optional) runs on a Dispatch queue when a signal arrives, besides waking `wait()`.
+    public init(onSignal: (@Sendable (Int32) -> Void)? = nil) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
                 received.withLock { $0 = number }
+                onSignal?(number)
                 semaphore.signal()
             }
             source.resume()

@@ -1,0 +1,115 @@
+import Testing
+@testable import CockpitCore
+
+@Suite("JSON")
+struct JSONTests {
+    @Test func roundTripKeepsOrderAndTypes() throws {
+        let text = #"{"b":1,"a":[true,false,null,-2.5,"x\"y\\z\n"],"c":{"d":1e-5,"e":12345678901}}"#
+        let value = try JSONParser.parse(text)
+        #expect(value["b"] == .integer(1))
+        #expect(value["c"]?["d"]?.doubleValue == 1e-5)
+        #expect(value["c"]?["e"]?.int64Value == 12_345_678_901)
+        #expect(value.objectValue?.keys == ["b", "a", "c"])
+        let again = try JSONParser.parse(JSONWriter.string(value))
+        #expect(again == value)
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\":}", "tru", "\"abc", "01", "1.", "{\"a\" 1}", "[1] x", "\"\u{01}\""])
+    func rejectsMalformed(_ text: String) {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func unicodeEscapes() throws {
+        #expect(try JSONParser.parse(#""\u00e9\ud83d\ude00""#) == .string("é😀"))
+        #expect(JSONWriter.string(.string("a\u{01}b")) == #""a\u0001b""#)
+        #expect(JSONWriter.string(.number(.nan)) == "null")
+    }
+}
+
+@Suite("Time")
+struct TimeTests {
+    @Test func civilDates() {
+        #expect(CivilCalendar.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
+        #expect(CivilCalendar.daysSinceEpoch(year: 2017, month: 7, day: 15) == 17_362)
+        #expect(CivilCalendar.daysSinceEpoch(year: 2000, month: 3, day: 1) == 11_017)
+        for days in stride(from: Int64(-800_000), through: 800_000, by: 997) {
+            let (y, m, d) = CivilCalendar.civilDate(daysSinceEpoch: days)
+            #expect(CivilCalendar.daysSinceEpoch(year: y, month: m, day: d) == days)
+        }
+    }
+
+    @Test func iso8601() throws {
+        let t = UTCInstant(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59.5)
+        #expect(t.iso8601 == "2024-02-29T23:59:59.500Z")
+        let parsed = try #require(UTCInstant.parseISO8601("2018-08-20T09:50:04.000Z"))
+        #expect(parsed.iso8601 == "2018-08-20T09:50:04Z")
+        #expect(parsed.secondsSinceEpoch == 1_534_758_604)
+        #expect(UTCInstant.parseISO8601("2018-08-20 09:50:04Z") == nil)
+        #expect(UTCInstant.parseISO8601("2018-13-20T09:50:04Z") == nil)
+    }
+
+    @Test func ticksFallOnAFixedGrid() {
+        var scheduler = TickScheduler(intervalSeconds: 1)
+        #expect(scheduler.dueTick(atOrBefore: MonotonicInstant(seconds: 10.3)) == nil)
+        var ticks: [Double] = []
+        while let tick = scheduler.dueTick(atOrBefore: MonotonicInstant(seconds: 13.3)) { ticks.append(tick.seconds) }
+        #expect(ticks == [11.3, 12.3, 13.3])
+    }
+}
+
+@Suite("Engine")
+struct EngineTests {
+    func fix(_ seconds: Double) -> GPSFix {
+        GPSFix(utc: UTCInstant(secondsSinceEpoch: 1_500_000_000 + seconds), mode: .threeDimensional,
+               latitudeDegrees: 46.2, longitudeDegrees: 12.8, altitudeMSLMeters: 1000)
+    }
+
+    @Test func gpsGoesStaleAfterThreeSecondsAndUTCComesOnlyFromGPS() {
+        var engine = Engine()
+        _ = engine.handle(.tick, at: MonotonicInstant(seconds: 0))
+        #expect(engine.snapshot.utc == nil)
+        #expect(engine.snapshot.gpsValidity == .absent)
+        _ = engine.handle(.gps(.fix(fix(0))), at: MonotonicInstant(seconds: 1))
+        #expect(engine.snapshot.gpsValidity == .valid)
+        #expect(engine.snapshot.utc == UTCInstant(secondsSinceEpoch: 1_500_000_000))
+        _ = engine.handle(.tick, at: MonotonicInstant(seconds: 4))
+        #expect(engine.snapshot.gpsValidity == .valid)
+        let effects = engine.handle(.tick, at: MonotonicInstant(seconds: 4.5))
+        #expect(engine.snapshot.gpsValidity == .stale)
+        #expect(engine.snapshot.currentFix == nil)
+        #expect(effects.contains { if case .log(let line) = $0 { line.message.contains("GPS fix lost") } else { false } })
+        // UTC keeps running on the monotonic clock from the last fix.
+        #expect(engine.snapshot.utc == UTCInstant(secondsSinceEpoch: 1_500_000_003.5))
+    }
+
+    @Test func unknownGPSValuesStayUnknownInTheSnapshot() {
+        var engine = Engine()
+        _ = engine.handle(.gps(.fix(GPSFix(mode: .twoDimensional, latitudeDegrees: 1, longitudeDegrees: 2))),
+                          at: MonotonicInstant(seconds: 1))
+        let gps = engine.snapshot.json["gps"]
+        #expect(gps?["altitudeMSLFeet"] == .null)
+        #expect(gps?["groundSpeedKnots"] == .null)
+        #expect(gps?["latitudeDegrees"]?.doubleValue == 1)
+    }
+
+    @Test func staleBarometerIsNeverServedAsFresh() {
+        var engine = Engine()
+        _ = engine.handle(.baro(BaroSample(pressurePascals: 69_682, temperatureCelsius: 20)), at: MonotonicInstant(seconds: 1))
+        let cabin = engine.snapshot.cabinAltitudeFeet
+        #expect(cabin.map { abs($0 - 10_000) < 2 } == true)
+        _ = engine.handle(.tick, at: MonotonicInstant(seconds: 3.5))
+        #expect(engine.snapshot.cabinAltitudeFeet == nil)
+        #expect(engine.snapshot.json["baro"]?["status"] == .string("stale"))
+        #expect(engine.snapshot.json["baro"]?["pressureHectopascals"] == .null)
+    }
+
+    @Test func everySectionIsPresent() {
+        let keys = Engine().snapshot.json.keys
+        for section in ["gps", "baro", "flight", "hypoxia", "airfields", "traffic"] { #expect(keys.contains(section)) }
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import Testing
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+@Suite("Replay")
+struct ReplayTests {
+    static let longest = "flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"
+
+    @Test func igcReplaySummaryMatchesTheFileAndIsDeterministic() throws {
+        let options = ReplayOptions(path: Fixtures.path(Self.longest), speed: .infinity)
+        let first = try ReplayRunner.run(options, logger: quietLogger)
+        let second = try ReplayRunner.run(options, logger: quietLogger)
+        #expect(JSONWriter.string(.object(first.summary)) == JSONWriter.string(.object(second.summary)))
+        let summary = first.summary
+        // 22,468 B records (4 of them 'V') + 22,467 pressure altitudes (one is 0 = not recorded).
+        #expect(summary["gpsReports"]?.int64Value == 22_468)
+        #expect(summary["gpsFixes"]?.int64Value == 22_464)
+        #expect(summary["gpsReportsWithoutFix"]?.int64Value == 4)
+        #expect(summary["baroSamples"]?.int64Value == 22_467)
+        #expect(summary["events"]?.int64Value == Int64(44_935))
+        #expect(summary["firstFixUTC"]?.stringValue == "2017-07-15T08:38:00Z")
+        #expect(summary["lastFixUTC"]?.stringValue == "2017-07-15T14:53:32Z")
+        #expect(summary["maxCabinAltitudeFeet"]?.doubleValue == 5010)
+        #expect(summary["maxGpsAltitudeHAEFeet"]?.doubleValue == 5377)
+        for key in ["takeoffs", "landings", "hypoxiaAlerts", "datagramsSent"] { #expect(summary[key] == .null) }
+    }
+
+    @Test func theBinaryPrintsIdenticalJSONTwice() throws {
+        let arguments = ["replay", Fixtures.path("flights/igc_lib__olsztyn.igc"), "--speed", "max", "--json"]
+        let first = runProcess(Binaries.cockpitd, arguments)
+        let second = runProcess(Binaries.cockpitd, arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == second.stdout)
+        let summary = try JSONParser.parse(first.stdout.trimmingNewline())
+        #expect(summary["gpsFixes"]?.int64Value == 2469)
+        #expect(summary["firstFixUTC"]?.stringValue == "2011-09-02T10:16:43Z")
+        #expect(summary["lastFixUTC"]?.stringValue == "2011-09-02T15:12:42Z")
+    }
+
+    @Test func recordingAReplayRoundTrips() throws {
+        let recording = temporaryPath(".jsonl")
+        defer { unlink(recording) }
+        var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__20211015.igc"), speed: .infinity)
+        options.recordPath = recording
+        let original = try ReplayRunner.run(options, logger: quietLogger)
+        #expect(original.recording?.stoppedReason == "closed")
+        let replayed = try ReplayRunner.run(ReplayOptions(path: recording, speed: .infinity), logger: quietLogger)
+        var a = original.summary, b = replayed.summary
+        #expect(b["format"]?.stringValue == "recording")
+        for key in ["source", "format"] { a[key] = nil; b[key] = nil }
+        #expect(JSONWriter.string(.object(a)) == JSONWriter.string(.object(b)))
+        #expect(a["gpsReports"]?.int64Value == 4886)
+    }
+
+    @Test func gpspipeLogReplaysThroughLibgps() throws {
+        let result = try ReplayRunner.run(
+            ReplayOptions(path: Fixtures.path("flights/gpsd-3.22__bundg_zeus_9.gpspipe.jsonl"), speed: .infinity),
+            logger: quietLogger)
+        #expect(result.summary["format"]?.stringValue == "gpspipe")
+        #expect(result.summary["gpsFixes"]?.int64Value == 2484)
+        #expect(result.summary["malformedGpsReports"]?.int64Value == 0)
+        #expect(result.summary["lastFixUTC"]?.stringValue == "2018-08-20T09:50:04Z")
+    }
+
+    @Test func unreadableFilesFailClearly() {
+        let missing = runProcess(Binaries.cockpitd, ["replay", "/nonexistent.igc"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("No such file"))
+        let badSpeed = runProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.longest), "--speed", "fast"])
+        #expect(badSpeed.status != 0)
+        #expect(badSpeed.stderr.contains("--speed"))
+    }
+}
+
+extension String {
+    func trimmingNewline() -> String {
+        var copy = self
+        while copy.last == "\n" { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,120 @@
+import Glibc
+import CockpitCore
+import Logging
+
+enum Fixtures {
+    static let directory: String = {
+        let testsDirectory = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        return testsDirectory + "/Fixtures"
+    }()
+    static func path(_ name: String) -> String { directory + "/" + name }
+}
+
+/// The built executables sit next to the test bundle in .build/<triple>/<config>/.
+enum Binaries {
+    static let directory: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        while let last = parts.last, !last.hasSuffix(".xctest") && parts.count > 1 { parts.removeLast() }
+        parts.removeLast()
+        return parts.joined(separator: "/")
+    }()
+    static var cockpitd: String { directory + "/cockpitd" }
+    static var cockpitctl: String { directory + "/cockpitctl" }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion, capturing its output (files, not pipes, so nothing can block).
+func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) -> ProcessResult {
+    let tag = "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let outPath = tag + ".out", errPath = tag + ".err"
+    defer { unlink(outPath); unlink(errPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var env = environment.map { "\($0.key)=\($0.value)" }
+    if let pathVariable = getenv("PATH") { env.append("PATH=" + String(cString: pathVariable)) }
+    let envp = env.map { strdup($0) } + [nil]
+    defer { envp.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard withSpawnAttributes({ posix_spawn(&pid, path, &actions, $0, argv, envp) }) == 0 else { return ProcessResult(status: -1, stdout: "", stderr: "spawn failed") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return ProcessResult(status: exitCode, stdout: readFile(outPath), stderr: readFile(errPath))
+}
+
+/// Children get default signal handling and an empty signal mask (the test runner's threads block some).
+func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
+}
+
+/// Starts a program in the background; returns its pid.
+func startProcess(_ path: String, _ arguments: [String]) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, environ) }
+    return pid
+}
+
+func readFile(_ path: String) -> String {
+    guard let file = fopen(path, "r") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+    var waited = 0.0
+    while waited < seconds {
+        if condition() { return true }
+        usleep(20_000)
+        waited += 0.02
+    }
+    return condition()
+}
+
+let quietLogger: Logger = {
+    var logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    logger.logLevel = .critical
+    return logger
+}()
+
+func temporaryPath(_ suffix: String) -> String {
+    "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+}
