@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine with Swift 6.3 lacks for building and testing cockpitd.
+# Idempotent: installs only missing packages. Needs root (or sudo) the first time.
+set -euo pipefail
+packages=(libgps-dev libi2c-dev libsqlite3-dev gpsd pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH (see README)"; exit 1; }

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The whole test suite, from a plain clone: installs what is missing, builds (warnings are errors), tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash Scripts/setup.sh
+swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
+swift test -Xswiftc -warnings-as-errors
