@@ -10,13 +10,68 @@ public struct IGCFlight: Sendable {
     public var date: (year: Int, month: Int, day: Int)
     /// True when the header says the GNSS altitude is above the geoid; false (the IGC default) for the ellipsoid.
     public var gnssAltitudeIsMSL: Bool
-    public var records: [TimedInput]
-    public var bRecords: Int
+    public var bRecords: Int { fixes.count }
     public var invalidFixes: Int
     public var skippedLines: Int
     /// The median interval between B records, seconds.
     public var medianFixIntervalSeconds: Double
     public var maximumFixIntervalSeconds: Double
+
+    let fixes: [IGCParser.BRecord]
+    /// Seconds since the flight date's midnight, per B record, after midnight rollover.
+    let absoluteSeconds: [Int]
+    /// For each B record, the index of the previous/next valid one (itself if none) for velocity estimates.
+    let neighbours: [(before: Int, after: Int)]
+    let midnight: UTCInstant
+
+    /// Number of raw inputs the flight yields (fixes plus recorded pressure altitudes).
+    public var inputCount: Int { fixes.count + fixes.filter { $0.pressureAltitudeMeters != nil }.count }
+
+    /// All inputs at once (tests and small tools; replay streams them with `inputs(at:)`).
+    public var records: [TimedInput] {
+        var all: [TimedInput] = []
+        all.reserveCapacity(inputCount)
+        for index in fixes.indices { all.append(contentsOf: inputs(at: index)) }
+        return all
+    }
+
+    /// The fix for B record `index`, followed by its pressure sample when one was recorded.
+    public func inputs(at index: Int) -> [TimedInput] {
+        let record = fixes[index]
+        let time = MonotonicInstant(nanoseconds: Int64(absoluteSeconds[index] - absoluteSeconds[0]) * 1_000_000_000)
+        let utc = midnight.adding(seconds: Double(absoluteSeconds[index]))
+        var fix: GPSFix
+        if record.valid {
+            fix = GPSFix(utc: utc, mode: .threeDimensional, latitudeDegrees: record.latitude, longitudeDegrees: record.longitude)
+            let altitude = record.gnssAltitudeMeters.map(Double.init)
+            if gnssAltitudeIsMSL { fix.altitudeMSLMeters = altitude } else { fix.altitudeHAEMeters = altitude }
+            if altitude == nil { fix.mode = .twoDimensional }
+            let (before, after) = neighbours[index]
+            let dt = Double(absoluteSeconds[after] - absoluteSeconds[before])
+            if before != after, dt > 0, dt <= 60 {
+                let a = fixes[before], b = fixes[after]
+                let meters = GreatCircle.distanceMeters(latitude1: a.latitude, longitude1: a.longitude,
+                                                        latitude2: b.latitude, longitude2: b.longitude)
+                fix.groundSpeedMetersPerSecond = meters / dt
+                if meters > 0.5 {
+                    fix.trackTrueDegrees = GreatCircle.initialBearingDegrees(
+                        latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+                }
+                if let altA = a.gnssAltitudeMeters, let altB = b.gnssAltitudeMeters {
+                    fix.climbMetersPerSecond = Double(altB - altA) / dt
+                }
+            }
+        } else {
+            fix = GPSFix(utc: utc, mode: .noFix)
+        }
+        var result = [TimedInput(time: time, input: .gpsFix(fix))]
+        if let pressureAltitude = record.pressureAltitudeMeters {
+            let pascals = StandardAtmosphere.pressurePascals(
+                pressureAltitudeFeet: UnitConversions.feet(fromMeters: Double(pressureAltitude)))
+            result.append(TimedInput(time: time, input: .baroPressure(pressurePascals: pascals, temperatureCelsius: nil)))
+        }
+        return result
+    }
 }
 
 public enum IGCParser {
@@ -31,7 +86,7 @@ public enum IGCParser {
         }
     }
 
-    struct BRecord {
+    struct BRecord: Sendable {
         var secondsOfDay: Int
         var latitude: Double
         var longitude: Double
@@ -88,63 +143,27 @@ public enum IGCParser {
             absoluteSeconds.append(value)
             previous = value
         }
-        let midnight = UTCInstant(year: year, month: month, day: day)
-        let origin = absoluteSeconds[0]
-
         var intervals: [Int] = []
         for index in 1..<max(1, absoluteSeconds.count) { intervals.append(absoluteSeconds[index] - absoluteSeconds[index - 1]) }
         let positive = intervals.filter { $0 > 0 }.sorted()
         let median = positive.isEmpty ? 1 : positive[positive.count / 2]
 
-        var records: [TimedInput] = []
-        records.reserveCapacity(bRecords.count * 2)
-        var invalid = 0
-        let validIndices = bRecords.indices.filter { bRecords[$0].valid }
-        var validPosition = [Int](repeating: -1, count: bRecords.count)
-        for (position, index) in validIndices.enumerated() { validPosition[index] = position }
-
-        for (index, record) in bRecords.enumerated() {
-            let time = MonotonicInstant(nanoseconds: Int64(absoluteSeconds[index] - origin) * 1_000_000_000)
-            let utc = midnight.adding(seconds: Double(absoluteSeconds[index]))
-            var fix: GPSFix
-            if record.valid {
-                fix = GPSFix(utc: utc, mode: .threeDimensional, latitudeDegrees: record.latitude,
-                             longitudeDegrees: record.longitude)
-                let altitude = record.gnssAltitudeMeters.map(Double.init)
-                if gnssIsMSL { fix.altitudeMSLMeters = altitude } else { fix.altitudeHAEMeters = altitude }
-                if altitude == nil { fix.mode = .twoDimensional }
-                let position = validPosition[index]
-                let before = validIndices[max(0, position - 1)]
-                let after = validIndices[min(validIndices.count - 1, position + 1)]
-                let dt = Double(absoluteSeconds[after] - absoluteSeconds[before])
-                if before != after, dt > 0, dt <= 60 {
-                    let a = bRecords[before], b = bRecords[after]
-                    let meters = GreatCircle.distanceMeters(latitude1: a.latitude, longitude1: a.longitude,
-                                                            latitude2: b.latitude, longitude2: b.longitude)
-                    fix.groundSpeedMetersPerSecond = meters / dt
-                    if meters > 0.5 {
-                        fix.trackTrueDegrees = GreatCircle.initialBearingDegrees(
-                            latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
-                    }
-                    if let altA = a.gnssAltitudeMeters, let altB = b.gnssAltitudeMeters {
-                        fix.climbMetersPerSecond = Double(altB - altA) / dt
-                    }
-                }
-            } else {
-                invalid += 1
-                fix = GPSFix(utc: utc, mode: .noFix)
-            }
-            records.append(TimedInput(time: time, input: .gpsFix(fix)))
-            if let pressureAltitude = record.pressureAltitudeMeters {
-                let pascals = StandardAtmosphere.pressurePascals(
-                    pressureAltitudeFeet: UnitConversions.feet(fromMeters: Double(pressureAltitude)))
-                records.append(TimedInput(time: time, input: .baroPressure(pressurePascals: pascals, temperatureCelsius: nil)))
-            }
+        var neighbours = [(before: Int, after: Int)](repeating: (0, 0), count: bRecords.count)
+        var lastValid: Int?
+        for index in bRecords.indices {
+            neighbours[index].before = bRecords[index].valid ? (lastValid ?? index) : index
+            if bRecords[index].valid { lastValid = index }
         }
-        return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL, records: records,
-                         bRecords: bRecords.count, invalidFixes: invalid, skippedLines: skipped,
-                         medianFixIntervalSeconds: Double(median),
-                         maximumFixIntervalSeconds: Double(positive.last ?? 1))
+        var nextValid: Int?
+        for index in bRecords.indices.reversed() {
+            neighbours[index].after = bRecords[index].valid ? (nextValid ?? index) : index
+            if bRecords[index].valid { nextValid = index }
+        }
+        return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL,
+                         invalidFixes: bRecords.filter { !$0.valid }.count, skippedLines: skipped,
+                         medianFixIntervalSeconds: Double(median), maximumFixIntervalSeconds: Double(positive.last ?? 1),
+                         fixes: bRecords, absoluteSeconds: absoluteSeconds, neighbours: neighbours,
+                         midnight: UTCInstant(year: year, month: month, day: day))
     }
 
     static func startsWith(_ line: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {

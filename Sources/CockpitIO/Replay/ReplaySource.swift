@@ -76,10 +76,20 @@ public final class IGCSource: ReplaySource {
         return configuration
     }
 
+    private var queued: [TimedInput] = []
+    private var queuedIndex = 0
+
+    /// Inputs are generated one B record at a time, so a long flight never sits in memory twice.
     public func next() -> TimedInput? {
-        guard index < flight.records.count else { return nil }
-        defer { index += 1 }
-        return flight.records[index]
+        if queuedIndex < queued.count {
+            defer { queuedIndex += 1 }
+            return queued[queuedIndex]
+        }
+        guard index < flight.bRecords else { return nil }
+        queued = flight.inputs(at: index)
+        queuedIndex = 1
+        index += 1
+        return queued[0]
     }
 }
 
