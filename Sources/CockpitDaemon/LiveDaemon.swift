@@ -8,10 +8,14 @@ public struct LiveOptions: Sendable {
     public var recordPath: String?
     public var recordLimitBytes: Int64 = 1 << 30
     public var core = CoreConfiguration()
+    /// gpsd to read from; nil runs without GPS (the status then says so).
+    public var gpsd: GPSDSource.Endpoint?
 
-    public init(socketPath: String, recordPath: String? = nil) {
+    public init(socketPath: String, recordPath: String? = nil,
+                gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
         self.socketPath = socketPath
         self.recordPath = recordPath
+        self.gpsd = gpsd
     }
 }
 
@@ -20,6 +24,7 @@ public struct LiveOptions: Sendable {
 public final class LiveDaemon: Sendable {
     public let host: DaemonHost
     public let options: LiveOptions
+    private let gpsSource: GPSDSource?
 
     public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
         self.options = options
@@ -28,7 +33,9 @@ public final class LiveDaemon: Sendable {
         if let path = options.recordPath {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,
-                devices: ["gps": .object(["source": .string("none")]), "baro": .object(["source": .string("none")])],
+                devices: ["gps": options.gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
+                              ?? .object(["source": .string("none")]),
+                          "baro": .object(["source": .string("none")])],
                 baroCalibration: nil, core: options.core)
             do {
                 runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: options.recordLimitBytes) {
@@ -36,8 +43,15 @@ public final class LiveDaemon: Sendable {
                 }
             } catch { throw .recording(error) }
         }
-        host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
-                          logger: logger, now: { MonotonicClock.now() })
+        let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
+                              logger: logger, now: { MonotonicClock.now() })
+        self.host = host
+        gpsSource = options.gpsd.map { endpoint in
+            GPSDSource(endpoint: endpoint) { input in
+                let time = MonotonicClock.now()
+                host.loop.execute { host.runner.ingest(TimedInput(time: time, input: input)) }
+            }
+        }
     }
 
     /// Opens the socket and starts the heartbeat. Returns once the daemon is ready to serve.
@@ -48,6 +62,7 @@ public final class LiveDaemon: Sendable {
             host.runner.advanceClock(to: MonotonicClock.now())
         }
         host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
+        gpsSource?.start()
     }
 
     /// Feeds an input from an adapter thread; it is applied on the loop, in arrival order.
@@ -58,6 +73,7 @@ public final class LiveDaemon: Sendable {
     }
 
     public func stop() {
+        gpsSource?.stop()
         host.shutdown()
     }
 }

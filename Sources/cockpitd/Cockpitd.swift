@@ -49,14 +49,24 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "Record every raw input to this file (JSON lines, see docs/recording-format.md).")
     var record: String?
 
+    @Option(name: .long, help: "gpsd to read GPS from, HOST:PORT, or 'none' to run without GPS.")
+    var gpsd: String = "localhost:2947"
+
     @Option(name: .long, help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.")
     var recordLimitMib: Int = 1024
 
     @OptionGroup var logging: LoggingOptions
 
+    func validate() throws {
+        if gpsd != "none" && GPSDSource.Endpoint(parsing: gpsd) == nil {
+            throw ValidationError("--gpsd must be HOST:PORT or 'none', not '\(gpsd)'")
+        }
+    }
+
     func run() throws {
         let logger = try logging.makeLogger(label: "cockpitd")
-        var options = LiveOptions(socketPath: socket, recordPath: record)
+        var options = LiveOptions(socketPath: socket, recordPath: record,
+                                  gpsd: gpsd == "none" ? nil : GPSDSource.Endpoint(parsing: gpsd))
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
         let signals = SignalWaiter()
         let daemon: LiveDaemon
@@ -67,7 +77,7 @@ struct Run: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode(1)
         }
-        logger.notice("\(CockpitVersion.full) running (no certified avionics; GPS and barometer sources are added by their capabilities)")
+        logger.notice("\(CockpitVersion.full) running (not certified avionics); GPS from \(options.gpsd?.description ?? "nowhere (--gpsd none)")")
         let signal = signals.wait()
         logger.notice("stopping on signal \(signal)")
         daemon.stop()

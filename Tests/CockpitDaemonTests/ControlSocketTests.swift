@@ -12,7 +12,7 @@ final class ControlSocketTests {
     let daemon: LiveDaemon
 
     init() throws {
-        daemon = try LiveDaemon(options: LiveOptions(socketPath: socketPath), logger: quietLogger)
+        daemon = try LiveDaemon(options: LiveOptions(socketPath: socketPath, gpsd: nil), logger: quietLogger)
         try daemon.start()
         daemon.submit(.gpsdLine(#"{"class":"TPV","mode":3,"time":"2024-04-03T12:00:01.000Z","lat":46.209683333,"lon":12.828316667,"altMSL":1045.0,"speed":10.083,"track":242.7}"#))
         daemon.submit(.baroPressure(pressurePascals: 69_682, temperatureCelsius: 15))

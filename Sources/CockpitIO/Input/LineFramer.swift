@@ -1,0 +1,38 @@
+/// Splits a byte stream into lines (LF or CRLF). A line longer than the limit is cut there and delivered
+/// once (so it can be counted as malformed); the rest of it, up to the next newline, is dropped.
+public struct LineFramer {
+    public let maximumLineBytes: Int
+    private var pending: [UInt8] = []
+    private var discarding = false
+
+    public init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
+
+    public mutating func append(_ bytes: ArraySlice<UInt8>, _ deliver: (String) -> Void) {
+        var start = bytes.startIndex
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            take(bytes[start..<newline], deliver)
+            if !discarding, !pending.isEmpty {
+                var line = pending[...]
+                if line.last == 0x0D { line = line.dropLast() }
+                if !line.isEmpty { deliver(String(decoding: line, as: UTF8.self)) }
+            }
+            pending.removeAll(keepingCapacity: true)
+            discarding = false
+            start = newline + 1
+        }
+        take(bytes[start...], deliver)
+    }
+
+    private mutating func take(_ bytes: ArraySlice<UInt8>, _ deliver: (String) -> Void) {
+        guard !discarding, !bytes.isEmpty else { return }
+        let room = maximumLineBytes + 1 - pending.count
+        if bytes.count < room {
+            pending.append(contentsOf: bytes)
+            return
+        }
+        pending.append(contentsOf: bytes.prefix(room))
+        deliver(String(decoding: pending, as: UTF8.self))
+        pending.removeAll(keepingCapacity: true)
+        discarding = true
+    }
+}

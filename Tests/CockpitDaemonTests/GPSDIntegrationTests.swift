@@ -1,0 +1,164 @@
+import Glibc
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+func gpsStatus(_ socket: String) -> JSONValue? {
+    guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return nil }
+    return (try? client.request("status"))?["status"]?["gps"]
+}
+
+@Suite("Real gpsd", .serialized)
+struct GPSDIntegrationTests {
+    @Test func everyFixReachesTheCoreInOrderWithItsValues() throws {
+        let gpsd = RealGPSD()
+        gpsd.start()
+        let socket = temporaryPath(".sock"), recording = temporaryPath(".rec")
+        defer { unlink(recording) }
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, recordPath: recording, gpsd: gpsd.endpoint),
+                                    logger: quietLogger)
+        try daemon.start()
+        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
+        // napret.igc (2016-04-03) moved to 2024-04-03: 120 seconds of a real paraglider flight.
+        let epochs = try NMEAWriter.epochs(igcPath: Fixtures.path("flights/igc_lib__napret.igc"), count: 120, newDate: (2024, 4, 3))
+        for epoch in epochs {
+            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence); usleep(1_500) }
+        }
+        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs.last!.utc.iso8601 })
+        let status = gpsStatus(socket)
+        #expect(status?["status"] == .string("valid"))
+        #expect(status?["malformedReports"] == .integer(0))
+        daemon.stop()
+        gpsd.stop()
+
+        // What reached the core is exactly what was recorded: decode it and compare with the input, second by second.
+        let source = try ReplaySources.open(path: recording)
+        let decoder = GPSDReportDecoder()
+        var lastPerSecond: [(UTCInstant, GPSFix)] = []
+        while let timed = try source.next() {
+            guard case .gpsdLine(let line) = timed.input, case .fix(let fix) = decoder.decode(line),
+                  fix.mode == .threeDimensional, let utc = fix.utc else { continue }
+            if let last = lastPerSecond.last, last.0 == utc { lastPerSecond[lastPerSecond.count - 1] = (utc, fix) } else { lastPerSecond.append((utc, fix)) }
+        }
+        #expect(lastPerSecond.count == epochs.count)
+        for (epoch, (utc, fix)) in zip(epochs, lastPerSecond) {
+            #expect(utc == epoch.utc)
+            // NMEA carries 1e-4 minutes of arc: 1.7e-6 degrees.
+            #expect(abs(fix.latitudeDegrees! - epoch.latitude) <= 1.7e-6)
+            #expect(abs(fix.longitudeDegrees! - epoch.longitude) <= 1.7e-6)
+            #expect(abs(fix.altitudeMSLMeters! - epoch.altitudeMSLMeters) <= 0.05 + 1e-9)
+            #expect(abs(UnitConversions.knots(fromMetersPerSecond: fix.groundSpeedMetersPerSecond!) - epoch.speedKnots) <= 0.005 + 1e-3)
+            if epoch.speedKnots > 0 { #expect(abs(fix.trackTrueDegrees! - epoch.trackDegrees) <= 0.05 + 1e-9) }
+        }
+    }
+
+    @Test func gpsdKilledAndRestartedIsReconnectedWithinTwoSeconds() throws {
+        let gpsd = RealGPSD()
+        gpsd.start()
+        let socket = temporaryPath(".sock")
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
+        gpsd.stop()
+        #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
+        #expect(gpsStatus(socket)?["source"]?["lastDisconnectReason"]?.stringValue != nil)
+        usleep(300_000)
+        gpsd.start()
+        let back = MonotonicClock.now()
+        #expect(waitFor(seconds: 2) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
+        #expect(MonotonicClock.now().seconds(since: back) <= 2)
+        #expect(gpsStatus(socket)?["source"]?["reconnects"] == .integer(1))
+        gpsd.stop()
+    }
+
+    @Test func gpsdAbsentAtStartIsReportedAndJoinedLater() throws {
+        let gpsd = RealGPSD()
+        let socket = temporaryPath(".sock")
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
+        #expect(gpsStatus(socket)?["source"]?["lastDisconnectReason"]?.stringValue?.contains("cannot connect") == true)
+        #expect(gpsStatus(socket)?["status"] == .string("absent"))
+        gpsd.start()
+        #expect(waitFor(seconds: 6) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
+        gpsd.stop()
+    }
+}
+
+/// A fake gpsd on loopback that answers ?WATCH with garbage.
+final class GarbageServer: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+
+    init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        address.sin_port = 0
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(fd, 4)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            getsockname(fd, $0, &length) } }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(listener) }
+
+    /// Serves one client: greeting, the garbage, then holds the connection for `holdSeconds`.
+    func serveOnce(lines: [String], holdSeconds: UInt32) {
+        let listener = self.listener
+        BackgroundThread.start(name: "garbage-gpsd") {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = recv(client, &buffer, buffer.count, 0)
+            for line in lines {
+                let bytes = Array(line.utf8)
+                _ = bytes.withUnsafeBufferPointer { send(client, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+                usleep(2_000)
+            }
+            sleep(holdSeconds)
+            close(client)
+        }
+    }
+}
+
+@Suite("Misbehaving gpsd")
+struct GarbageGPSDTests {
+    @Test func garbageIsCountedAndTheDaemonKeepsRunning() throws {
+        let server = GarbageServer()
+        let good = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-04-03T12:00:01.000Z","lat":46.2,"lon":12.8,"altMSL":1000.0,"speed":10.0,"track":90.0}"#
+        server.serveOnce(lines: [
+            #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n",
+            "this is not json\n",
+            #"{"class":"TPV","mode":3,"lat":"# + "\n",
+            String(repeating: "A", count: 1_000_000) + "\n",
+            #"{"class":"SKY","satellites":"nope"}"# + "\n",
+            #"{"class":"TPV","mode":3,"lat":NaN,"lon":12.0}"# + "\n",
+            #"{"class":42}"# + "\n",
+            good + "\n",
+        ], holdSeconds: 3)
+        let socket = temporaryPath(".sock")
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket,
+                                                         gpsd: GPSDSource.Endpoint(host: "127.0.0.1", port: String(server.port))),
+                                    logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        #expect(waitFor(seconds: 5) { (gpsStatus(socket)?["malformedReports"]?.int64Value ?? 0) >= 3 })
+        let status = gpsStatus(socket)
+        #expect(status?["reports"]?.int64Value.map { $0 >= 4 } == true)
+        // The daemon still answers, and a well-formed report after the garbage still counts.
+        #expect(waitFor(seconds: 3) { gpsStatus(socket)?["latitudeDegrees"]?.doubleValue == 46.2 })
+        #expect(waitFor(seconds: 6) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
+    }
+}
