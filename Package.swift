@@ -79,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cockpit-bench",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient"],
             path: "Benchmarks/cockpit-bench",
             swiftSettings: strict
         ),

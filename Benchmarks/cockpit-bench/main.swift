@@ -60,8 +60,8 @@ extension Substring {
     func trimmingPrefix(while predicate: (Character) -> Bool) -> Substring { drop(while: predicate) }
 }
 
-let socket = "/tmp/cockpit-bench-\(getpid()).sock"
-let idle = spawn([binaries + "/cockpitd", "run", "--socket", socket])
+let idleSocket = "/tmp/cockpit-bench-\(getpid()).sock"
+let idle = spawn([binaries + "/cockpitd", "run", "--socket", idleSocket, "--gpsd", "none"])
 usleep(2_000_000)
 print("cockpitd run, idle 2 s: VmRSS \(statusField(idle, "VmRSS")), threads \(statusField(idle, "Threads"))")
 kill(idle, SIGTERM)
@@ -72,3 +72,64 @@ let replay = spawn([binaries + "/cockpitd", "replay", flight, "--speed", "max", 
 var usage = rusage()
 wait4(replay, &status, 0, &usage)
 print("cockpitd replay --speed max: peak RSS \(usage.ru_maxrss) kB")
+
+// 3. Live GPS through Debian's real gpsd: latency from a report line arriving on the socket to the core having
+//    applied it (p50/p99, from the daemon's own status), and CPU per fix (utime+stime from /proc/PID/stat).
+import CockpitClient
+
+func cpuTicks(_ pid: pid_t) -> Int {
+    guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 2048)
+    guard fgets(&line, 2048, file) != nil else { return 0 }
+    let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let paren = text.lastIndex(of: ")") else { return 0 }
+    let fields = text[text.index(after: paren)...].split(separator: " ")
+    return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)   // utime, stime (fields 14, 15)
+}
+
+if access("/usr/sbin/gpsd", X_OK) == 0 {
+    let udpPort: UInt16 = 29_700, gpsdPort: UInt16 = 29_701
+    let gpsd = spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpit-bench-gpsd.sock",
+                      "udp://127.0.0.1:\(udpPort)"])
+    usleep(500_000)
+    let liveSocket = "/tmp/cockpit-bench-live-\(getpid()).sock"
+    let daemon = spawn([binaries + "/cockpitd", "run", "--socket", liveSocket, "--gpsd", "127.0.0.1:\(gpsdPort)"])
+    usleep(1_000_000)
+    let epochs = try NMEAWriter.epochs(igcPath: flight, count: 3600, newDate: (2024, 7, 15))
+    let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = udpPort.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let cpuBefore = cpuTicks(daemon)
+    for epoch in epochs {
+        for sentence in NMEAWriter.sentences(epoch) {
+            let bytes = Array((sentence + "\r\n").utf8)
+            _ = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(sender, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            usleep(500)
+        }
+    }
+    usleep(1_000_000)
+    let cpuAfter = cpuTicks(daemon)
+    if let client = try? ControlClient(path: liveSocket), let status = try? client.request("status")["status"] {
+        let latency = status["daemon"]?["gpsInputLatency"]
+        let fixes = status["gps"]?["fixes"]?.int64Value ?? 0
+        let reports = latency?["reports"]?.int64Value ?? 0
+        let cpuMilliseconds = Double(cpuAfter - cpuBefore) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        print("live gpsd: \(epochs.count) epochs (RMC+GGA) sent, \(reports) report lines, \(fixes) fixes applied")
+        print("  report line arrival -> applied by the core: p50 \(latency?["p50Microseconds"].map { JSONWriter.string($0) } ?? "?") µs, p99 \(latency?["p99Microseconds"].map { JSONWriter.string($0) } ?? "?") µs, max \(latency?["maxMicroseconds"].map { JSONWriter.string($0) } ?? "?") µs (last \(LatencyRecorder.capacity) lines)")
+        print("  daemon CPU: \(Int(cpuMilliseconds)) ms for \(reports) lines = \(Int(cpuMilliseconds * 1000 / Double(max(1, fixes)))) µs per fix (10 ms tick resolution)")
+    } else {
+        print("live gpsd: could not read the daemon's status")
+    }
+    kill(daemon, SIGTERM); waitpid(daemon, &status, 0)
+    kill(gpsd, SIGTERM); waitpid(gpsd, &status, 0)
+    close(sender)
+} else {
+    print("live gpsd: /usr/sbin/gpsd not installed (bash Scripts/setup.sh), skipped")
+}

@@ -14,6 +14,8 @@ public final class DaemonHost: @unchecked Sendable {
     public let logger: Logger
     public private(set) var info: DaemonInfo
     public private(set) var server: ControlServer?
+    /// Arrival (adapter thread) → applied by the core (loop), for live GPS reports.
+    public private(set) var gpsLatency = LatencyRecorder()
     /// The time the status is "as of" (live: the monotonic clock; replay: the replay timeline).
     private let now: () -> MonotonicInstant
 
@@ -47,6 +49,7 @@ public final class DaemonHost: @unchecked Sendable {
         info.recording = runner.recorder?.status
         info.control = server?.counters
         info.controlClients = server?.clientCount
+        info.gpsLatency = gpsLatency.count > 0 ? gpsLatency : nil
         return DaemonStatus.json(snapshot: runner.snapshot, info: info, now: now())
     }
 
@@ -62,6 +65,14 @@ public final class DaemonHost: @unchecked Sendable {
         loop.preconditionInEventLoop()
         runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
         return .success(.object(["accepted": .bool(true)]))
+    }
+
+    /// Applies a live input on the loop and records how long it waited since it arrived.
+    public func ingestLive(_ timed: TimedInput) {
+        runner.ingest(timed)
+        if case .gpsdLine = timed.input {
+            gpsLatency.record(nanoseconds: MonotonicClock.now().nanoseconds - timed.time.nanoseconds)
+        }
     }
 
     public func markReplayFinished() {

@@ -13,6 +13,7 @@ public struct DaemonInfo: Sendable {
     public var recording: Recorder.Status?
     public var control: ControlServer.Counters?
     public var controlClients: Int?
+    public var gpsLatency: LatencyRecorder?
     public var replayFinished = false
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
@@ -43,6 +44,13 @@ public struct DaemonInfo: Sendable {
             ])
         } else {
             object["recording"] = .null
+        }
+        if let latency = gpsLatency {
+            func micro(_ q: Double) -> JSONValue { .number(latency.quantileNanoseconds(q).map { Double($0) / 1000 }, decimals: 0) }
+            object["gpsInputLatency"] = .object([
+                "reports": .integer(latency.count), "p50Microseconds": micro(0.5), "p99Microseconds": micro(0.99),
+                "maxMicroseconds": .number(Double(latency.maximumNanoseconds) / 1000, decimals: 0),
+            ])
         }
         if let control {
             object["control"] = .object([

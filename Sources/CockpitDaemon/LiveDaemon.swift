@@ -49,7 +49,7 @@ public final class LiveDaemon: Sendable {
         gpsSource = options.gpsd.map { endpoint in
             GPSDSource(endpoint: endpoint) { input in
                 let time = MonotonicClock.now()
-                host.loop.execute { host.runner.ingest(TimedInput(time: time, input: input)) }
+                host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
             }
         }
     }
