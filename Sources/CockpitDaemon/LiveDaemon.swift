@@ -10,6 +10,11 @@ public struct LiveOptions: Sendable {
     public var core = CoreConfiguration()
     /// gpsd to read from; nil runs without GPS (the status then says so).
     public var gpsd: GPSDSource.Endpoint?
+    /// The cabin barometer; nil runs without one (cabin altitude then shows "no data").
+    public var baro: BaroSource.Backend?
+    /// Opens I2C bus N (tests substitute a simulated BMP280 here).
+    public var i2cBusFactory: (@Sendable (Int) throws -> any I2CBus)?
+    public var baroReadIntervalSeconds = 0.25
 
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
@@ -25,6 +30,7 @@ public final class LiveDaemon: Sendable {
     public let host: DaemonHost
     public let options: LiveOptions
     private let gpsSource: GPSDSource?
+    private let baroSource: BaroSource?
 
     public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
         self.options = options
@@ -35,7 +41,7 @@ public final class LiveDaemon: Sendable {
                 softwareVersion: CockpitVersion.full,
                 devices: ["gps": options.gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
                               ?? .object(["source": .string("none")]),
-                          "baro": .object(["source": .string("none")])],
+                          "baro": .object(["source": .string(options.baro?.description ?? "none")])],
                 baroCalibration: nil, core: options.core)
             do {
                 runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: options.recordLimitBytes) {
@@ -46,6 +52,14 @@ public final class LiveDaemon: Sendable {
         let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
                               logger: logger, now: { MonotonicClock.now() })
         self.host = host
+        let submitLive: @Sendable (RawInput) -> Void = { input in
+            let time = MonotonicClock.now()
+            host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
+        }
+        baroSource = options.baro.map { backend in
+            BaroSource(backend: backend, readIntervalSeconds: options.baroReadIntervalSeconds,
+                       makeBus: options.i2cBusFactory, submit: submitLive)
+        }
         gpsSource = options.gpsd.map { endpoint in
             GPSDSource(endpoint: endpoint) { input in
                 let time = MonotonicClock.now()
@@ -63,6 +77,7 @@ public final class LiveDaemon: Sendable {
         }
         host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
         gpsSource?.start()
+        baroSource?.start()
     }
 
     /// Feeds an input from an adapter thread; it is applied on the loop, in arrival order.
@@ -74,6 +89,7 @@ public final class LiveDaemon: Sendable {
 
     public func stop() {
         gpsSource?.stop()
+        baroSource?.stop()
         host.shutdown()
     }
 }

@@ -20,7 +20,7 @@ struct Cockpitd: ParsableCommand {
             (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
             """,
         version: CockpitVersion.full,
-        subcommands: [Run.self, Replay.self],
+        subcommands: [Run.self, Replay.self, Baro.self],
         defaultSubcommand: Run.self)
 }
 
@@ -52,6 +52,15 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "gpsd to read GPS from, HOST:PORT, or 'none' to run without GPS.")
     var gpsd: String = "localhost:2947"
 
+    @Option(name: .long, help: "Cabin barometer: auto (IIO if the kernel bmp280 driver is loaded, else I2C), i2c, iio or none.")
+    var baro: String = "auto"
+
+    @Option(name: .long, help: "I2C bus number for the BMP280 (/dev/i2c-N).")
+    var i2cBus: Int = 1
+
+    @Option(name: .long, help: "BMP280 I2C address, 0x76 or 0x77 (default: probe 0x76 then 0x77).")
+    var baroAddress: String?
+
     @Option(name: .long, help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.")
     var recordLimitMib: Int = 1024
 
@@ -61,6 +70,7 @@ struct Run: ParsableCommand {
         if gpsd != "none" && GPSDSource.Endpoint(parsing: gpsd) == nil {
             throw ValidationError("--gpsd must be HOST:PORT or 'none', not '\(gpsd)'")
         }
+        _ = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
     }
 
     func run() throws {
@@ -68,6 +78,7 @@ struct Run: ParsableCommand {
         var options = LiveOptions(socketPath: socket, recordPath: record,
                                   gpsd: gpsd == "none" ? nil : GPSDSource.Endpoint(parsing: gpsd))
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
+        options.baro = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
         let signals = SignalWaiter()
         let daemon: LiveDaemon
         do {
@@ -77,7 +88,7 @@ struct Run: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode(1)
         }
-        logger.notice("\(CockpitVersion.full) running (not certified avionics); GPS from \(options.gpsd?.description ?? "nowhere (--gpsd none)")")
+        logger.notice("\(CockpitVersion.full) running (not certified avionics); GPS from \(options.gpsd?.description ?? "nowhere (--gpsd none)"), cabin pressure from \(options.baro?.description ?? "nowhere (--baro none)")")
         let signal = signals.wait()
         logger.notice("stopping on signal \(signal)")
         daemon.stop()

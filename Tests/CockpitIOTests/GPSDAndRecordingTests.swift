@@ -81,6 +81,7 @@ struct RecordingTests {
         .gpsSource(.connected(endpoint: "localhost:2947")),
         .gpsSource(.disconnected(reason: "connection refused")),
         .baroADC(adcT: 519_888, adcP: 415_148),
+        .baroCalibration(registerBytes: Hex.decode("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")!),
         .baroPressure(pressurePascals: 100_653.2539, temperatureCelsius: nil),
         .baroSource(.present(description: "BMP280 at 0x76 on /dev/i2c-1")),
         .baroSource(.absent(reason: "ENXIO")),

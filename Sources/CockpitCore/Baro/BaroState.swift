@@ -19,6 +19,14 @@ public struct BaroState: Sendable, Equatable {
     /// Monotonic time of the newest sample that went into the published value.
     public var publishedSampleAt: MonotonicInstant?
 
+    /// Since when the cabin has been at least `pressurisationMarginFeet` below GPS altitude (nil when not).
+    public var cabinBelowGPSSince: MonotonicInstant?
+    /// Cabin ≥ 2,000 ft below GPS altitude for over 60 s: a pressurised cabin. Information only — the cabin
+    /// altitude is never corrected, clamped or rejected because of GPS.
+    public var pressurisedCabinInferred = false
+    public static let pressurisationMarginFeet = 2_000.0
+    public static let pressurisationPersistenceSeconds = 60.0
+
     var pendingPressureSumPascals = 0.0
     var pendingTemperatureSumCelsius = 0.0
     var pendingTemperatureCount = 0
@@ -82,11 +90,29 @@ public struct BaroState: Sendable, Equatable {
     }
 
     mutating func tick(at now: MonotonicInstant, previous: MonotonicInstant?, effects: inout [Effect],
-                       staleAfterSeconds: Double) {
+                       staleAfterSeconds: Double, gpsAltitudeMSLFeet: Double?) {
         if pendingCount > 0 { publish(at: now) }
+        updatePressurisation(at: now, cabinFeet: currentCabinAltitudeFeet(at: now, staleAfterSeconds: staleAfterSeconds),
+                             gpsFeet: gpsAltitudeMSLFeet, effects: &effects)
         guard let previous, let at = lastSampleAt else { return }
         if previous.seconds(since: at) <= staleAfterSeconds && now.seconds(since: at) > staleAfterSeconds {
             effects.append(.log(LogLine(.warning, "cabin pressure stale: no sample for \(Int(staleAfterSeconds)) s")))
+        }
+    }
+
+    private mutating func updatePressurisation(at now: MonotonicInstant, cabinFeet: Double?, gpsFeet: Double?,
+                                               effects: inout [Effect]) {
+        guard let cabinFeet, let gpsFeet else { return }   // unknown: keep the last inference
+        if gpsFeet - cabinFeet >= Self.pressurisationMarginFeet {
+            if cabinBelowGPSSince == nil { cabinBelowGPSSince = now }
+            if !pressurisedCabinInferred, let since = cabinBelowGPSSince,
+               now.seconds(since: since) > Self.pressurisationPersistenceSeconds {
+                pressurisedCabinInferred = true
+                effects.append(.log(LogLine(.info, "cabin altitude \(Int(cabinFeet)) ft is \(Int(gpsFeet - cabinFeet)) ft below GPS altitude: pressurised cabin inferred")))
+            }
+        } else {
+            cabinBelowGPSSince = nil
+            pressurisedCabinInferred = false
         }
     }
 

@@ -36,8 +36,10 @@ public struct Engine: Sendable {
         case .tick:
             gps.tick(at: at, previous: lastTickAt, effects: &effects,
                      staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+            let gpsAltitudeFeet = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds)?
+                .altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
             baro.tick(at: at, previous: lastTickAt, effects: &effects,
-                      staleAfterSeconds: configuration.baroStaleAfterSeconds)
+                      staleAfterSeconds: configuration.baroStaleAfterSeconds, gpsAltitudeMSLFeet: gpsAltitudeFeet)
             lastTickAt = at
         }
     }

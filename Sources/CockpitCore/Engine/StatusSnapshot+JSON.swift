@@ -72,6 +72,8 @@ extension StatusSnapshot {
             "cabinAltitudeFeet": .number(cabin, decimals: 0),
             "gpsAltitudeMSLFeet": .number(gpsAltitudeFeet, decimals: 0),
             "cabinMinusGpsFeet": .number(difference, decimals: 0),
+            "pressurisedCabinInferred": .bool(baro.pressurisedCabinInferred),
+            "altitudeReference": .string("pressure altitude, 1013.25 hPa"),
             "sampleAgeSeconds": .number(ageSeconds, decimals: 1),
             "samples": .integer(Int64(baro.samples)),
             "errors": .integer(Int64(baro.errors)),

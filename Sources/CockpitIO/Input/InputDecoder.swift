@@ -12,7 +12,7 @@ public struct InputDecoder: Sendable {
 
     /// The core event for one raw input, or nil when the input has no meaning for the core yet
     /// (datagrams until the traffic capability exists).
-    public func decode(_ input: RawInput) -> Event? {
+    public mutating func decode(_ input: RawInput) -> Event? {
         switch input {
         case .gpsdLine(let line):
             return .gps(gpsDecoder.decode(line))
@@ -29,6 +29,14 @@ public struct InputDecoder: Sendable {
                 return .baro(BaroSample(pressurePascals: result.pressurePascals,
                                         temperatureCelsius: result.temperatureCelsius))
             } catch {
+                return .baroSource(.readError(reason: error.description))
+            }
+        case .baroCalibration(let bytes):
+            do {
+                baroCalibration = try BMP280Calibration.validated(registerBytes: bytes)
+                return nil
+            } catch {
+                baroCalibration = nil
                 return .baroSource(.readError(reason: error.description))
             }
         case .baroPressure(let pressure, let temperature):

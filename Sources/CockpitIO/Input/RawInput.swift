@@ -8,8 +8,10 @@ public enum RawInput: Sendable, Equatable {
     /// A fix from a source that is not gpsd (an IGC B record), already in core units.
     case gpsFix(GPSFix)
     case gpsSource(GPSSourceEvent)
-    /// A BMP280 burst read: 20-bit raw ADC words. The calibration lives in the recording header.
+    /// A BMP280 burst read: 20-bit raw ADC words, compensated downstream with the latest calibration.
     case baroADC(adcT: Int32, adcP: Int32)
+    /// The 24 calibration bytes (0x88…0x9F) read when a BMP280 was (re)probed; also in the recording header.
+    case baroCalibration(registerBytes: [UInt8])
     /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
     case baroPressure(pressurePascals: Double, temperatureCelsius: Double?)
     case baroSource(BaroSourceEvent)

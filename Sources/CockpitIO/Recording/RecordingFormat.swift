@@ -102,6 +102,9 @@ public enum RecordingFormat {
             object["k"] = .string("baro.adc")
             object["adcT"] = .integer(Int64(adcT))
             object["adcP"] = .integer(Int64(adcP))
+        case .baroCalibration(let bytes):
+            object["k"] = .string("baro.calibration")
+            object["hex"] = .string(Hex.encode(bytes))
         case .baroPressure(let pressure, let temperature):
             object["k"] = .string("baro.pressure")
             object["pressurePa"] = .number(pressure)
@@ -151,6 +154,11 @@ public enum RecordingFormat {
                 throw .badLine(line: lineNumber, reason: "bad baro.adc")
             }
             input = .baroADC(adcT: t32, adcP: p32)
+        case "baro.calibration":
+            guard let bytes = Hex.decode(try string("hex")), bytes.count == BMP280Calibration.registerCount else {
+                throw .badLine(line: lineNumber, reason: "bad baro.calibration")
+            }
+            input = .baroCalibration(registerBytes: bytes)
         case "baro.pressure":
             guard let pressure = value["pressurePa"]?.doubleValue else { throw .badLine(line: lineNumber, reason: "bad baro.pressure") }
             input = .baroPressure(pressurePascals: pressure, temperatureCelsius: value["temperatureC"]?.doubleValue)
