@@ -35,6 +35,24 @@ let median = timings[timings.count / 2]
 print("replay \(flight.split(separator: "/").last!): \(Int(events)) events over \(Int(span)) s of flight")
 print("  median of 7: \(String(Int(median * 1000))) ms (min \(Int(timings[0] * 1000)) ms) = \(Int(events / median)) events/s = \(Int(span / median))x real time")
 
+// 1b. Barometer: compensation (datasheet 64-bit integer form) plus ICAO pressure altitude, per sample.
+do {
+    let calibration = try BMP280Calibration(registerBytes: Hex.decode("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")!)
+    let samples = 2_000_000
+    var checksum = 0.0
+    var best = Double.infinity
+    for _ in 0..<5 {
+        let start = MonotonicClock.now()
+        for index in 0..<samples {
+            let adcP = Int32(300_000 + index % 200_000)
+            let result = try BMP280Compensation.compensate(adcT: 519_888, adcP: adcP, calibration: calibration)
+            checksum += StandardAtmosphere.pressureAltitudeFeet(pressurePascals: result.pressurePascals) ?? 0
+        }
+        best = min(best, MonotonicClock.now().seconds(since: start))
+    }
+    print("baro: compensation + pressure altitude: \(Int(best * 1e9 / Double(samples))) ns per sample (best of 5 × \(samples); checksum \(Int(checksum) % 1000))")
+}
+
 // 2. Daemon RSS: idle live daemon, and peak during a max-speed replay (the real binary).
 func spawn(_ arguments: [String]) -> pid_t {
     var actions = posix_spawn_file_actions_t()

@@ -54,6 +54,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, lastTickAt: lastTickAt)
     }
 }

@@ -1,0 +1,99 @@
+import Glibc
+import Synchronization
+import Testing
+import CockpitCore
+@testable import CockpitIO
+
+/// The barometer adapter's thread against the simulated chip: what it hands to the core.
+@Suite("Barometer source", .serialized)
+struct BaroSourceTests {
+    final class Collector: Sendable {
+        let inputs = Mutex<[RawInput]>([])
+        func add(_ input: RawInput) { inputs.withLock { $0.append(input) } }
+        var all: [RawInput] { inputs.withLock { $0 } }
+        func count(_ predicate: (RawInput) -> Bool) -> Int { all.filter(predicate).count }
+    }
+
+    static func isSample(_ input: RawInput) -> Bool { if case .baroADC = input { true } else { false } }
+    static func isError(_ input: RawInput) -> Bool { if case .baroSource(.readError) = input { true } else { false } }
+    static func isAbsent(_ input: RawInput) -> Bool { if case .baroSource(.absent) = input { true } else { false } }
+    static func isPresent(_ input: RawInput) -> Bool { if case .baroSource(.present) = input { true } else { false } }
+
+    func run(_ chip: SimulatedBMP280, collector: Collector) -> BaroSource {
+        let source = BaroSource(backend: .i2c(busNumber: 1, address: nil), readIntervalSeconds: 0.002,
+                                makeBus: { _ in chip }, pause: { usleep(UInt32($0 * 1_000_000)) },
+                                submit: { collector.add($0) })
+        source.start()
+        return source
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<Int(seconds * 100) { if condition() { return true }; usleep(10_000) }
+        return condition()
+    }
+
+    @Test func tenPercentReadErrorsAreCountedAndTheRestDelivered() {
+        let chip = SimulatedBMP280()
+        chip.configure { $0.faults.readErrorRate = 0.1 }
+        let collector = Collector()
+        let source = run(chip, collector: collector)
+        defer { source.stop() }
+        #expect(waitFor(5) { collector.count(Self.isSample) >= 300 })
+        source.stop()
+        usleep(50_000)
+        let samples = collector.count(Self.isSample), errors = collector.count(Self.isError)
+        #expect(errors == chip.failedReads)
+        let rate = Double(errors) / Double(samples + errors)
+        #expect(rate > 0.04 && rate < 0.2, "error rate \(rate)")
+        // Calibration first, then "present", then samples.
+        guard case .baroCalibration(let bytes) = collector.all.first else { Issue.record("no calibration first"); return }
+        #expect(bytes == SimulatedBMP280.datasheetCalibration)
+        #expect(collector.count(Self.isPresent) >= 1)
+    }
+
+    @Test func aVanishingSensorIsReportedAndFoundAgain() {
+        let chip = SimulatedBMP280()
+        let collector = Collector()
+        let source = run(chip, collector: collector)
+        defer { source.stop() }
+        #expect(waitFor(5) { collector.count(Self.isSample) >= 10 })
+        chip.configure { $0.faults.vanished = true }
+        #expect(waitFor(5) { collector.count(Self.isAbsent) >= 1 })
+        let samplesWhileGone = collector.count(Self.isSample)
+        usleep(100_000)
+        #expect(collector.count(Self.isSample) == samplesWhileGone, "no samples while the sensor is gone")
+        chip.configure { $0.faults.vanished = false }
+        #expect(waitFor(5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
+    }
+
+    @Test func absentAtStartIsReportedOnceNotFlooded() {
+        let chip = SimulatedBMP280()
+        chip.configure { $0.faults.nackErrno = EREMOTEIO }
+        let collector = Collector()
+        let source = run(chip, collector: collector)
+        defer { source.stop() }
+        usleep(1_200_000)   // several re-probes (0.5 s, 1 s …)
+        #expect(collector.count(Self.isAbsent) == 1)
+        chip.configure { $0.faults.nackErrno = nil }
+        #expect(waitFor(5) { collector.count(Self.isSample) >= 1 })
+    }
+
+    @Test func theCoreNeverServesAVanishedSensorAsFresh() {
+        var engine = Engine()
+        var decoder = InputDecoder()
+        var time = 0.0
+        func feed(_ input: RawInput) {
+            time += 0.25
+            if let event = decoder.decode(input) { _ = engine.handle(event, at: MonotonicInstant(seconds: time)) }
+            if time.truncatingRemainder(dividingBy: 1) == 0 { _ = engine.handle(.tick, at: MonotonicInstant(seconds: time)) }
+        }
+        feed(.baroCalibration(registerBytes: SimulatedBMP280.datasheetCalibration))
+        for _ in 0..<8 { feed(.baroADC(adcT: 519_888, adcP: 415_148)) }
+        #expect(engine.snapshot.cabinAltitudeFeet.map { abs($0 - 184) < 1 } == true)
+        feed(.baroSource(.absent(reason: "sensor stopped answering: EREMOTEIO")))
+        for _ in 0..<12 { feed(.baroSource(.readError(reason: "EIO"))) }
+        #expect(engine.snapshot.cabinAltitudeFeet == nil)
+        #expect(engine.snapshot.json["baro"]?["status"] == .string("stale"))
+        #expect(engine.snapshot.json["baro"]?["errors"] == .integer(12))
+    }
+}
