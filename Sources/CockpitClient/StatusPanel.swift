@@ -19,7 +19,7 @@ public enum StatusPanel {
         lines.append(sectionLine("FLIGHT", status["flight"]) { flight in
             "state \(flight["state"]?.stringValue ?? "unknown")"
         })
-        lines.append(sectionLine("HYPOXIA", status["hypoxia"]) { _ in "active" })
+        lines.append(sectionLine("HYPOXIA", status["hypoxia"]) { HypoxiaText.line($0) })
         lines.append(sectionLine("NEAREST", status["airfields"]) { section in
             guard let first = section["nearest"]?.arrayValue?.first else { return "none in range" }
             return first["ident"]?.stringValue ?? "?"

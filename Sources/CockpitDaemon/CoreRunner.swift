@@ -60,8 +60,15 @@ public final class CoreRunner {
     private func apply(_ event: Event, at time: MonotonicInstant) {
         summary.observe(event)
         engine.handle(event, at: time, effects: &effects)
+        if case .tick = event {
+            summary.observeTick(at: time, cabinAltitudeFeet: engine.baro.currentCabinAltitudeFeet(
+                at: time, staleAfterSeconds: engine.configuration.baroStaleAfterSeconds), utc: engine.gps.utc(at: time))
+        }
         if !effects.isEmpty {
-            for effect in effects { perform(effect) }
+            for effect in effects {
+                summary.observe(effect)
+                perform(effect)
+            }
             effects.removeAll(keepingCapacity: true)
         }
         if publishesSnapshots {
@@ -74,6 +81,8 @@ public final class CoreRunner {
         switch effect {
         case .log(let line):
             logger.log(level: line.level.loggerLevel, "\(line.message)")
+        case .alert:
+            break   // already logged at warning level by the core; shown through the snapshot
         }
     }
 }

@@ -63,8 +63,19 @@ public final class DaemonHost: @unchecked Sendable {
 
     func execute(_ command: Command, credentials: PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure> {
         loop.preconditionInEventLoop()
+        let before = runner.engine.hypoxia.acknowledgedUntil
         runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
-        return .success(.object(["accepted": .bool(true)]))
+        switch command {
+        case .acknowledgeHypoxia:
+            let after = runner.engine.hypoxia.acknowledgedUntil
+            let acknowledged = after != nil && after != before
+            return .success(.object([
+                "acknowledged": .bool(acknowledged),
+                "silencedForSeconds": acknowledged ? .integer(Int64(HypoxiaState.acknowledgeSilenceSeconds)) : .null,
+                "message": .string(acknowledged ? "CHECK OXYGEN silenced for 10 minutes; it returns while above 10,000 ft"
+                                                : "no hypoxia alert to acknowledge"),
+            ]))
+        }
     }
 
     /// Applies a live input on the loop and records how long it waited since it arrived.

@@ -11,6 +11,8 @@ public struct ReplayOptions: Sendable {
     public var socketPath: String?
     public var recordPath: String?
     public var recordLimitBytes: Int64 = 1 << 30
+    /// Hypoxia settings for the replay (a recording's own settings are used when it carries them).
+    public var hypoxia: HypoxiaConfiguration?
 
     public init(path: String, speed: Double, socketPath: String? = nil, recordPath: String? = nil) {
         self.path = path
@@ -47,13 +49,15 @@ public enum ReplayRunner {
     public static func run(_ options: ReplayOptions, logger: Logger) throws(ReplayError) -> ReplayResult {
         let source: any ReplaySource
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
-        let runner = CoreRunner(configuration: source.coreConfiguration,
+        var configuration = source.coreConfiguration
+        if let hypoxia = options.hypoxia, !(source is RecordingSource) { configuration.hypoxia = hypoxia }
+        let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
         if let recordPath = options.recordPath {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,
                 devices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])],
-                baroCalibration: source.baroCalibration, core: source.coreConfiguration)
+                baroCalibration: source.baroCalibration, core: configuration)
             do {
                 runner.recorder = try Recorder(path: recordPath, header: header, sizeLimitBytes: options.recordLimitBytes) {
                     reason in logger.error("recording stopped: \(reason)")

@@ -73,7 +73,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl 0.1.0",
-        subcommands: [Status.self, Watch.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Version.self])
 
     /// `--json` and `--socket` are global: accept them before the subcommand too by moving them after it.
     static func normalisedArguments(_ arguments: [String]) -> [String] {
@@ -181,4 +181,37 @@ struct Version: ParsableCommand {
 
 enum StatusPanelText {
     static func text(_ value: JSONValue) -> String { JSONWriter.string(value) }
+}
+
+struct Hypoxia: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hypoxia timer: dose, time to alert, time above each threshold, advisories; `ack` silences CHECK OXYGEN.",
+        subcommands: [Show.self, Acknowledge.self],
+        defaultSubcommand: Show.self)
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the hypoxia timer (the default).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let client = try global.connect()
+            let response = try request(client, "status")
+            let section = response["status"]?["hypoxia"] ?? .null
+            print(global.json ? JSONWriter.string(section) : HypoxiaText.render(section))
+        }
+    }
+
+    struct Acknowledge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ack",
+            abstract: "Silence CHECK OXYGEN for 10 minutes (it returns while the cabin stays above 10,000 ft).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let client = try global.connect()
+            let response = try request(client, "hypoxia.ack")
+            let result = response["result"] ?? .null
+            print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "acknowledged"))
+        }
+    }
 }

@@ -39,6 +39,36 @@ struct LoggingOptions: ParsableArguments {
     }
 }
 
+struct HypoxiaOptions: ParsableArguments {
+    @Option(name: .long, help: "Oxygen rule set for advisories: faa (14 CFR 91.211) or easa (NCO.OP.190).")
+    var rules: String = "faa"
+
+    @Option(name: .long, help: "Percent of the time of useful consciousness at which CHECK OXYGEN fires (at most 50).")
+    var hypoxiaAlertPercent: Double = 50
+
+    @Flag(name: .long, help: "Use GPS altitude for the hypoxia timer when the cabin barometer is unknown (unpressurised aircraft only).")
+    var hypoxiaGpsFallback = false
+
+    @Flag(name: .long, help: "Do not raise hypoxia alerts or advisories (the status still shows cabin altitude and dose).")
+    var noHypoxiaAlerts = false
+
+    func validate() throws {
+        guard HypoxiaConfiguration.RuleSet(rawValue: rules) != nil else { throw ValidationError("--rules must be faa or easa") }
+        guard hypoxiaAlertPercent > 0, hypoxiaAlertPercent <= 50 else {
+            throw ValidationError("--hypoxia-alert-percent must be above 0 and at most 50 (the alert may come earlier, never later)")
+        }
+    }
+
+    var configuration: HypoxiaConfiguration {
+        var configuration = HypoxiaConfiguration()
+        configuration.ruleSet = HypoxiaConfiguration.RuleSet(rawValue: rules) ?? .faa
+        configuration.setAlertFraction(hypoxiaAlertPercent / 100)
+        configuration.useGPSAltitudeWhenCabinUnknown = hypoxiaGpsFallback
+        configuration.alertsEnabled = !noHypoxiaAlerts
+        return configuration
+    }
+}
+
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the live daemon until SIGINT or SIGTERM.")
@@ -64,6 +94,7 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.")
     var recordLimitMib: Int = 1024
 
+    @OptionGroup var hypoxia: HypoxiaOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -79,6 +110,7 @@ struct Run: ParsableCommand {
                                   gpsd: gpsd == "none" ? nil : GPSDSource.Endpoint(parsing: gpsd))
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
         options.baro = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
+        options.core.hypoxia = hypoxia.configuration
         let signals = SignalWaiter()
         let daemon: LiveDaemon
         do {
@@ -119,6 +151,7 @@ struct Replay: ParsableCommand {
     @Flag(name: .long, help: "Print the summary as one JSON object on stdout.")
     var json = false
 
+    @OptionGroup var hypoxia: HypoxiaOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -139,6 +172,7 @@ struct Replay: ParsableCommand {
         var options = ReplayOptions(path: file, speed: speedValue,
                                     socketPath: speedValue.isFinite ? (socket ?? Defaults.socketPath) : nil,
                                     recordPath: record)
+        options.hypoxia = hypoxia.configuration
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")
         }
@@ -170,6 +204,14 @@ struct Replay: ParsableCommand {
 
 /// The human form of a replay summary.
 enum SummaryText {
+    static func alertLines(_ summary: JSONObject) -> String {
+        guard let alerts = summary["hypoxiaAlerts"]?.arrayValue else { return "—" }
+        guard !alerts.isEmpty else { return "none" }
+        return alerts.map { alert in
+            "\n                    \(alert["utc"]?.stringValue ?? "?")  \(alert["message"]?.stringValue ?? "")"
+        }.joined()
+    }
+
     static func render(_ summary: JSONObject) -> String {
         func value(_ key: String) -> String {
             guard let v = summary[key] else { return "—" }
@@ -191,7 +233,8 @@ enum SummaryText {
               max cabin altitude \(value("maxCabinAltitudeFeet")) ft (pressure altitude, 1013.25 hPa)
               takeoffs          \(value("takeoffs"))
               landings          \(value("landings"))
-              hypoxia alerts    \(value("hypoxiaAlerts"))
+              above 10,000 ft   \(value("timeAbove10000FeetSeconds")) s cabin altitude (from \(value("firstAbove10000FeetUTC")))
+              hypoxia alerts    \(alertLines(summary))
               datagrams sent    \(value("datagramsSent"))
               skipped lines     \(value("skippedLines"))
             """

@@ -24,7 +24,9 @@ struct ReplayTests {
         #expect(summary["lastFixUTC"]?.stringValue == "2017-07-15T14:53:32Z")
         #expect(summary["maxCabinAltitudeFeet"]?.doubleValue == 5010)
         #expect(summary["maxGpsAltitudeHAEFeet"]?.doubleValue == 5377)
-        for key in ["takeoffs", "landings", "hypoxiaAlerts", "datagramsSent"] { #expect(summary[key] == .null) }
+        for key in ["takeoffs", "landings", "datagramsSent"] { #expect(summary[key] == .null) }
+        #expect(summary["hypoxiaAlerts"] == .array([]))
+        #expect(summary["timeAbove10000FeetSeconds"] == .integer(0))
     }
 
     @Test func theBinaryPrintsIdenticalJSONTwice() throws {

@@ -6,6 +6,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var baroStaleAfterSeconds: Double = 2
     /// Interval of the core's heartbeat.
     public var tickIntervalSeconds: Double = 1
+    public var hypoxia = HypoxiaConfiguration()
 
     public init() {}
 }

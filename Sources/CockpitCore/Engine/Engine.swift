@@ -5,6 +5,7 @@ public struct Engine: Sendable {
     public let configuration: CoreConfiguration
     public private(set) var gps = GPSState()
     public private(set) var baro = BaroState()
+    public private(set) var hypoxia = HypoxiaState()
     public private(set) var now: MonotonicInstant?
     public private(set) var lastTickAt: MonotonicInstant?
     public private(set) var eventsHandled: Int64 = 0
@@ -31,8 +32,10 @@ public struct Engine: Sendable {
             baro.apply(sample, at: at, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds)
         case .baroSource(let sourceEvent):
             baro.apply(sourceEvent, effects: &effects)
-        case .command(let command):
-            effects.append(.log(LogLine(.info, "command \(command.rawValue) has nothing to act on")))
+        case .command(.acknowledgeHypoxia):
+            if !hypoxia.acknowledge(at: at, effects: &effects) {
+                effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
+            }
         case .tick:
             gps.tick(at: at, previous: lastTickAt, effects: &effects,
                      staleAfterSeconds: configuration.gpsStaleAfterSeconds)
@@ -40,6 +43,10 @@ public struct Engine: Sendable {
                 .altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
             baro.tick(at: at, previous: lastTickAt, effects: &effects,
                       staleAfterSeconds: configuration.baroStaleAfterSeconds, gpsAltitudeMSLFeet: gpsAltitudeFeet)
+            hypoxia.tick(at: at,
+                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
+                         gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
+                         configuration: configuration.hypoxia, effects: &effects)
             lastTickAt = at
         }
     }
@@ -54,6 +61,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, lastTickAt: lastTickAt)
     }
 }

@@ -19,6 +19,7 @@ public enum Command: String, Sendable, Equatable, CaseIterable {
 /// What the core asks the shell to do. The core never performs I/O itself.
 public enum Effect: Sendable, Equatable {
     case log(LogLine)
+    case alert(Alert)
 }
 
 public struct LogLine: Sendable, Equatable {

@@ -11,8 +11,7 @@ extension StatusSnapshot {
             "baro": .object(baroJSON),
             "flight": .object(["state": .string("unknown"), "available": .bool(false),
                                "reason": .string("flight-state detection is not part of this build")]),
-            "hypoxia": .object(["available": .bool(false),
-                                "reason": .string("hypoxia timer is not part of this build")]),
+            "hypoxia": .object(hypoxiaJSON),
             "airfields": .object(["available": .bool(false), "nearest": .array([]),
                                   "reason": .string("no airfield database loaded")]),
             "traffic": .object(["available": .bool(false), "targets": .array([]),
@@ -54,6 +53,35 @@ extension StatusSnapshot {
             "reports": .integer(Int64(gps.reports)),
             "malformedReports": .integer(Int64(gps.malformedReports)),
             "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+
+    var hypoxiaJSON: JSONObject {
+        let configuration = self.configuration.hypoxia
+        let tuc = hypoxia.altitudeFeet.flatMap { TimeOfUsefulConsciousness.seconds(atCabinAltitudeFeet: $0) }
+        let silenced = hypoxia.acknowledgedUntil.map { monotonic < $0 } ?? false
+        var thresholds = JSONObject()
+        for threshold in hypoxia.thresholds {
+            thresholds[String(Int(threshold.feet))] = .object(["above": .bool(threshold.above),
+                                                               "seconds": .number(threshold.secondsAbove, decimals: 0)])
+        }
+        return [
+            "available": .bool(true),
+            "alertsEnabled": .bool(configuration.alertsEnabled),
+            "ruleSet": .string(configuration.ruleSet.rawValue),
+            "altitudeSource": .string(hypoxia.source.rawValue),
+            "altitudeFeet": .number(hypoxia.altitudeFeet, decimals: 0),
+            "note": hypoxia.source == .unknown ? .string("cabin altitude unknown: timer holding") : .null,
+            "dosePercent": .number(hypoxia.dose * 100, decimals: 1),
+            "alertAtPercent": .number(configuration.alertFraction * 100, decimals: 1),
+            "timeOfUsefulConsciousnessSeconds": .number(tuc, decimals: 0),
+            "secondsToAlert": .number(hypoxia.secondsToAlert(configuration: configuration), decimals: 0),
+            "checkOxygen": .bool(configuration.alertsEnabled && hypoxia.isSounding(at: monotonic)),
+            "alertLatched": .bool(hypoxia.alertLatched),
+            "silencedForSeconds": silenced ? .number(hypoxia.acknowledgedUntil.map { $0.seconds(since: monotonic) }, decimals: 0) : .null,
+            "alertsRaised": .integer(Int64(hypoxia.alertsRaised)),
+            "advisories": .array(hypoxia.activeAdvisories.map { .object(["id": .string($0.rawValue), "message": .string($0.message)]) }),
+            "thresholdsFeet": .object(thresholds),
         ]
     }
 

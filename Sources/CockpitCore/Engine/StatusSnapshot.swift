@@ -7,6 +7,7 @@ public struct StatusSnapshot: Sendable {
     public let eventsHandled: Int64
     public let gps: GPSState
     public let baro: BaroState
+    public let hypoxia: HypoxiaState
     public let lastTickAt: MonotonicInstant?
 
     public static let empty = Engine().snapshot

@@ -14,8 +14,25 @@ public struct ReplaySummary: Sendable {
     public private(set) var maxAltitudeMSLFeet: Double?
     public private(set) var maxAltitudeHAEFeet: Double?
     public private(set) var maxCabinAltitudeFeet: Double?
+    public private(set) var alerts: [Alert] = []
+    /// Time with the published cabin altitude at or above 10,000 ft (summed over heartbeat ticks), and when it began.
+    public private(set) var secondsAbove10000Feet = 0.0
+    public private(set) var firstAbove10000FeetUTC: UTCInstant?
+    private var lastTick: MonotonicInstant?
 
     public init() {}
+
+    public mutating func observe(_ effect: Effect) {
+        if case .alert(let alert) = effect { alerts.append(alert) }
+    }
+
+    /// Called after each tick with the cabin altitude the core published for it.
+    public mutating func observeTick(at time: MonotonicInstant, cabinAltitudeFeet: Double?, utc: UTCInstant?) {
+        defer { lastTick = time }
+        guard let cabinAltitudeFeet, cabinAltitudeFeet >= 10_000 else { return }
+        if firstAbove10000FeetUTC == nil { firstAbove10000FeetUTC = utc }
+        if let lastTick { secondsAbove10000Feet += min(2, time.seconds(since: lastTick)) }
+    }
 
     public mutating func observe(_ event: Event) {
         switch event {
@@ -77,7 +94,11 @@ public struct ReplaySummary: Sendable {
             "maxCabinAltitudeFeet": .number(maxCabinAltitudeFeet, decimals: 0),
             "takeoffs": .null,
             "landings": .null,
-            "hypoxiaAlerts": .null,
+            "timeAbove10000FeetSeconds": .number(secondsAbove10000Feet, decimals: 0),
+            "firstAbove10000FeetUTC": .optional(firstAbove10000FeetUTC),
+            "hypoxiaAlerts": .array(alerts.map { alert in
+                .object(["utc": .optional(alert.utc), "kind": .string(alert.kind.name), "message": .string(alert.message)])
+            }),
             "datagramsSent": .null,
         ]
     }

@@ -14,6 +14,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var pending: [UInt8] = []
     private var idleTimer: Scheduled<Void>?
     private var admitted = false
+    /// SO_PEERCRED of the client, fetched when it connects (for authorising mutating requests).
+    private var credentials: PeerCredentials?
     private var closing = false
     var lastSentRevision: Int64 = -1
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
@@ -31,6 +33,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             return
         }
         admitted = true
+        fetchPeerCredentials(context.channel)
         server.clientCount += 1
         server.count { $0.accepted += 1 }
         armIdleTimer(context)
@@ -104,7 +107,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 lastSentAt = .now()
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
             case .command(let command):
-                switch server.hooks.execute(command, peerCredentials(context.channel)) {
+                switch server.hooks.execute(command, credentials) {
                 case .success(let body):
                     reply(context, ControlProtocol.response(type: command.rawValue, id: request.id, body: ("result", body)))
                 case .failure(var failure):
@@ -167,12 +170,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func peerCredentials(_ channel: any Channel) -> PeerCredentials? {
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
+    private func fetchPeerCredentials(_ channel: any Channel) {
+        guard let provider = channel as? any SocketOptionProvider else { return }
         let future: EventLoopFuture<LinuxPeerCredentials> = provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET),
-                                                                            name: SocketOptionName(SO_PEERCRED))
-        guard let credentials = try? future.wait() else { return nil }
-        return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+                                                                                           name: SocketOptionName(SO_PEERCRED))
+        let loopBound = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        future.whenSuccess { credentials in
+            loopBound.value.credentials = PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+        }
     }
 }
 

@@ -52,6 +52,12 @@ public enum RecordingFormat {
                 "gpsStaleAfterSeconds": .number(header.core.gpsStaleAfterSeconds),
                 "baroStaleAfterSeconds": .number(header.core.baroStaleAfterSeconds),
                 "tickIntervalSeconds": .number(header.core.tickIntervalSeconds),
+                "hypoxia": .object([
+                    "alertsEnabled": .bool(header.core.hypoxia.alertsEnabled),
+                    "ruleSet": .string(header.core.hypoxia.ruleSet.rawValue),
+                    "alertFraction": .number(header.core.hypoxia.alertFraction),
+                    "useGPSAltitudeWhenCabinUnknown": .bool(header.core.hypoxia.useGPSAltitudeWhenCabinUnknown),
+                ]),
             ]),
         ]
         return JSONWriter.string(.object(object))
@@ -68,6 +74,12 @@ public enum RecordingFormat {
             if let v = object["gpsStaleAfterSeconds"]?.doubleValue, v > 0 { core.gpsStaleAfterSeconds = v }
             if let v = object["baroStaleAfterSeconds"]?.doubleValue, v > 0 { core.baroStaleAfterSeconds = v }
             if let v = object["tickIntervalSeconds"]?.doubleValue, v > 0 { core.tickIntervalSeconds = v }
+            if let hypoxia = object["hypoxia"] {
+                if let v = hypoxia["alertsEnabled"]?.boolValue { core.hypoxia.alertsEnabled = v }
+                if let v = hypoxia["ruleSet"]?.stringValue.flatMap(HypoxiaConfiguration.RuleSet.init(rawValue:)) { core.hypoxia.ruleSet = v }
+                if let v = hypoxia["alertFraction"]?.doubleValue { core.hypoxia.setAlertFraction(v) }
+                if let v = hypoxia["useGPSAltitudeWhenCabinUnknown"]?.boolValue { core.hypoxia.useGPSAltitudeWhenCabinUnknown = v }
+            }
         }
         let devices = value["devices"]?.objectValue ?? JSONObject()
         var calibration: BMP280Calibration?
