@@ -1,0 +1,131 @@
+import RealModule
+
+/// The World Magnetic Model (NOAA NCEI / BGS for NGA and DGC): a degree-12 spherical-harmonic model of the main
+/// field, evaluated as in "The US/UK World Magnetic Model for 2025–2030: Technical Report" (geodetic → geocentric,
+/// Schmidt semi-normalised associated Legendre functions, secular variation from the epoch, rotation back).
+public struct WorldMagneticModel: Sendable {
+    public let epoch: Double
+    public let name: String
+    public let releaseDate: String
+    let maximumDegree: Int
+    /// Indexed [n][m].
+    let g: [[Double]], h: [[Double]], gDot: [[Double]], hDot: [[Double]]
+
+    public static let referenceRadiusKilometers = 6_371.2
+
+    public enum ParseError: Error, Equatable { case badHeader, badLine(Int), empty }
+
+    /// Parses a .COF file: `epoch name date`, then `n m g h gdot hdot` lines, ended by a line of 9s.
+    public init(cof text: String) throws(ParseError) {
+        var lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        guard !lines.isEmpty else { throw .empty }
+        let header = lines.removeFirst()
+        guard header.count >= 2, let epoch = Double(header[0]) else { throw .badHeader }
+        self.epoch = epoch
+        name = String(header[1])
+        releaseDate = header.count > 2 ? String(header[2]) : ""
+        var entries: [(Int, Int, Double, Double, Double, Double)] = []
+        for (index, fields) in lines.enumerated() {
+            if let first = fields.first, first.count >= 6, first.allSatisfy({ $0 == "9" }) { break }   // the 999… terminator
+            guard fields.count >= 6, let n = Int(fields[0]), let m = Int(fields[1]), (1...30).contains(n), (0...n).contains(m),
+                  let gv = Double(fields[2]), let hv = Double(fields[3]), let gd = Double(fields[4]), let hd = Double(fields[5])
+            else { throw .badLine(index + 2) }
+            entries.append((n, m, gv, hv, gd, hd))
+        }
+        guard let degree = entries.map(\.0).max() else { throw .empty }
+        guard entries.count == degree * (degree + 3) / 2 else { throw .badLine(entries.count + 2) }   // every (n, m) present
+        maximumDegree = degree
+        var g = [[Double]](repeating: [Double](repeating: 0, count: degree + 1), count: degree + 1)
+        var h = g, gDot = g, hDot = g
+        for (n, m, gv, hv, gd, hd) in entries { g[n][m] = gv; h[n][m] = hv; gDot[n][m] = gd; hDot[n][m] = hd }
+        self.g = g; self.h = h; self.gDot = gDot; self.hDot = hDot
+    }
+
+    public struct Field: Sendable, Equatable {
+        /// North, east, down components in nT.
+        public var northNanotesla: Double, eastNanotesla: Double, downNanotesla: Double
+        /// Declination (magnetic variation), degrees, positive east: magnetic bearing = true bearing − declination.
+        public var declinationDegrees: Double
+        public var inclinationDegrees: Double
+    }
+
+    /// The field at a geodetic latitude/longitude (degrees), height above the WGS-84 ellipsoid (km) and decimal year.
+    public func field(latitudeDegrees: Double, longitudeDegrees: Double, heightKilometers: Double, decimalYear: Double) -> Field {
+        let toRadians = Double.pi / 180
+        // Avoid the exact poles, where the east component is undefined.
+        let latitude = max(-89.999_999, min(89.999_999, latitudeDegrees)) * toRadians
+        let longitude = longitudeDegrees * toRadians
+        let a = Ellipsoid.semiMajorAxisMeters / 1000, f = Ellipsoid.flattening
+        let eSquared = f * (2 - f)
+        let sinLatitude = Double.sin(latitude), cosLatitude = Double.cos(latitude)
+        let rc = a / (1 - eSquared * sinLatitude * sinLatitude).squareRoot()
+        let p = (rc + heightKilometers) * cosLatitude
+        let z = (rc * (1 - eSquared) + heightKilometers) * sinLatitude
+        let r = (p * p + z * z).squareRoot()
+        let geocentricLatitude = Double.asin(z / r)
+        let mu = Double.sin(geocentricLatitude), cosPhi = Double.cos(geocentricLatitude)
+
+        let degree = maximumDegree
+        var P = [[Double]](repeating: [Double](repeating: 0, count: degree + 1), count: degree + 1)
+        var dP = P
+        P[0][0] = 1
+        for n in 1...degree {
+            for m in 0...n {
+                if n == m {
+                    if n == 1 {
+                        P[1][1] = cosPhi
+                        dP[1][1] = -mu
+                    } else {
+                        let k = (Double(2 * n - 1) / Double(2 * n)).squareRoot()
+                        P[n][n] = k * cosPhi * P[n - 1][n - 1]
+                        dP[n][n] = k * (cosPhi * dP[n - 1][n - 1] - mu * P[n - 1][n - 1])
+                    }
+                } else {
+                    let twoNMinusOne = Double(2 * n - 1)
+                    let previous2 = n >= 2 && m <= n - 2 ? P[n - 2][m] : 0
+                    let dPrevious2 = n >= 2 && m <= n - 2 ? dP[n - 2][m] : 0
+                    let k2 = (Double(n - 1 + m) * Double(n - 1 - m)).squareRoot()
+                    let k = (Double(n + m) * Double(n - m)).squareRoot()
+                    P[n][m] = (twoNMinusOne * mu * P[n - 1][m] - k2 * previous2) / k
+                    dP[n][m] = (twoNMinusOne * (cosPhi * P[n - 1][m] + mu * dP[n - 1][m]) - k2 * dPrevious2) / k
+                }
+            }
+        }
+        let dt = decimalYear - epoch
+        var north = 0.0, east = 0.0, down = 0.0
+        let ratio = Self.referenceRadiusKilometers / r
+        var power = ratio * ratio   // (a/r)^(n+2), starting at n = 0
+        for n in 1...degree {
+            power *= ratio
+            for m in 0...n {
+                let gnm = g[n][m] + dt * gDot[n][m], hnm = h[n][m] + dt * hDot[n][m]
+                let cosML = Double.cos(Double(m) * longitude), sinML = Double.sin(Double(m) * longitude)
+                let a1 = gnm * cosML + hnm * sinML
+                north -= power * a1 * dP[n][m]
+                east += power * Double(m) * (gnm * sinML - hnm * cosML) * P[n][m]
+                down -= Double(n + 1) * power * a1 * P[n][m]
+            }
+        }
+        east /= cosPhi
+        let rotation = geocentricLatitude - latitude
+        let x = north * Double.cos(rotation) - down * Double.sin(rotation)
+        let zGeodetic = north * Double.sin(rotation) + down * Double.cos(rotation)
+        let horizontal = (x * x + east * east).squareRoot()
+        return Field(northNanotesla: x, eastNanotesla: east, downNanotesla: zGeodetic,
+                     declinationDegrees: Double.atan2(y: east, x: x) / toRadians,
+                     inclinationDegrees: Double.atan2(y: zGeodetic, x: horizontal) / toRadians)
+    }
+
+    /// Declination in degrees (positive east) — what turns true bearings into magnetic ones.
+    public func declinationDegrees(latitude: Double, longitude: Double, altitudeMetersHAE: Double, utc: UTCInstant) -> Double {
+        field(latitudeDegrees: latitude, longitudeDegrees: longitude, heightKilometers: altitudeMetersHAE / 1000,
+              decimalYear: Self.decimalYear(utc)).declinationDegrees
+    }
+
+    /// UTC as a decimal year (the WMM's time argument).
+    public static func decimalYear(_ utc: UTCInstant) -> Double {
+        let year = utc.civil.year
+        let start = UTCInstant(year: year, month: 1, day: 1), next = UTCInstant(year: year + 1, month: 1, day: 1)
+        return Double(year) + utc.seconds(since: start) / next.seconds(since: start)
+    }
+}
