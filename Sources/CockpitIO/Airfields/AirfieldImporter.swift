@@ -1,0 +1,316 @@
+import Glibc
+public import CockpitCore
+
+/// Builds the on-board airfield database from OurAirports CSVs (airports.csv, runways.csv, airport-frequencies.csv):
+/// one SQLite file with an R*Tree over positions. Deterministic: the same input gives the same bytes.
+public enum AirfieldImporter {
+    public static let schemaVersion = "2"
+
+    public struct Options: Sendable {
+        public var includeClosed = false
+        /// The OurAirports data date to record (e.g. 2026-08-22).
+        public var dataDate = "unknown"
+        public init() {}
+    }
+
+    public struct Report: Sendable, CustomStringConvertible {
+        public var airportsImported = 0
+        public var runwaysImported = 0
+        public var frequenciesImported = 0
+        /// Skipped rows by table and reason, e.g. "airports: closed" → 13380.
+        public var skipped: [String: Int] = [:]
+        public var fileBytes = 0
+
+        mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+
+        public var description: String {
+            var lines = ["imported \(airportsImported) airports, \(runwaysImported) runways, \(frequenciesImported) frequencies"]
+            for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) { lines.append("skipped \(count): \(reason)") }
+            lines.append("database \(fileBytes) bytes")
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case missingFile(String)
+        case missingColumn(file: String, column: String)
+        case database(SQLiteDatabase.Failure)
+        public var description: String {
+            switch self {
+            case .missingFile(let path): "cannot read \(path)"
+            case .missingColumn(let file, let column): "\(file) has no column \"\(column)\" (not an OurAirports file?)"
+            case .database(let failure): failure.description
+            }
+        }
+    }
+
+    struct Table {
+        let name: String
+        let header: [String: Int]
+        var reader: CSVReader
+
+        init(directory: String, name: String) throws(Failure) {
+            let path = directory + "/" + name
+            guard let bytes = try? LineReader.readAll(path: path, limitBytes: 256 << 20) else { throw .missingFile(path) }
+            var reader = CSVReader(bytes: bytes)
+            let header = reader.next() ?? []
+            var map: [String: Int] = [:]
+            for (index, column) in header.enumerated() { map[column] = index }
+            self.name = name
+            self.header = map
+            self.reader = reader
+        }
+
+        func column(_ name: String) throws(Failure) -> Int {
+            guard let index = header[name] else { throw .missingColumn(file: self.name, column: name) }
+            return index
+        }
+    }
+
+    struct RunwaySummary { var longest: Double?; var longestSurface = SurfaceClass.unknown; var longestHard: Double? }
+
+    public static func run(directory: String, output: String, options: Options = Options()) throws(Failure) -> Report {
+        var report = Report()
+        var airports = try Table(directory: directory, name: "airports.csv")
+        var runways = try Table(directory: directory, name: "runways.csv")
+        var frequencies = try Table(directory: directory, name: "airport-frequencies.csv")
+
+        // Airports.
+        struct AirportRow { var id: Int64; var ident: String; var type: AirfieldType; var name: String; var lat: Double; var lon: Double
+            var elevation: Double?; var country: String; var municipality: String; var codes: [String] }
+        let aID = try airports.column("id"), aIdent = try airports.column("ident"), aType = try airports.column("type")
+        let aName = try airports.column("name"), aLat = try airports.column("latitude_deg"), aLon = try airports.column("longitude_deg")
+        let aElev = try airports.column("elevation_ft"), aCountry = try airports.column("iso_country")
+        let aCity = try airports.column("municipality")
+        let codeColumns = ["icao_code", "iata_code", "gps_code", "local_code"].compactMap { airports.header[$0] }
+        var airportRows: [AirportRow] = []
+        var seen = Set<Int64>()
+        while let row = airports.reader.next() {
+            guard row.count >= airports.header.count else { report.skip("airports: short row"); continue }
+            guard let id = Int64(row[aID]), let lat = Double(row[aLat]), let lon = Double(row[aLon]), abs(lat) <= 90, abs(lon) <= 180,
+                  !row[aIdent].isEmpty else { report.skip("airports: unparsable"); continue }
+            guard let type = AirfieldType(rawValue: row[aType]) else { report.skip("airports: type \(row[aType])"); continue }
+            if type == .closed && !options.includeClosed { report.skip("airports: closed"); continue }
+            guard seen.insert(id).inserted else { report.skip("airports: duplicate id"); continue }
+            var codes: [String] = []
+            for column in codeColumns where !row[column].isEmpty && row[column] != row[aIdent] && !codes.contains(row[column]) {
+                codes.append(row[column])
+            }
+            airportRows.append(AirportRow(id: id, ident: row[aIdent], type: type, name: row[aName], lat: lat, lon: lon,
+                                          elevation: Double(row[aElev]), country: row[aCountry], municipality: row[aCity], codes: codes))
+        }
+        airportRows.sort { $0.id < $1.id }
+        let known = Set(airportRows.map(\.id))
+
+        // Runways.
+        struct RunwayRow { var airport: Int64; var id: Int64; var runway: Runway }
+        let rID = try runways.column("id"), rAirport = try runways.column("airport_ref"), rLength = try runways.column("length_ft")
+        let rWidth = try runways.column("width_ft"), rSurface = try runways.column("surface"), rLighted = try runways.column("lighted")
+        let rClosed = try runways.column("closed")
+        var endColumns: [[Int]] = []
+        for prefix in ["le_", "he_"] {
+            var columns: [Int] = []
+            for suffix in ["ident", "latitude_deg", "longitude_deg", "elevation_ft", "heading_degT", "displaced_threshold_ft"] {
+                columns.append(try runways.column(prefix + suffix))
+            }
+            endColumns.append(columns)
+        }
+        var runwayRows: [RunwayRow] = []
+        var summaries: [Int64: RunwaySummary] = [:]
+        while let row = runways.reader.next() {
+            guard row.count >= runways.header.count, let id = Int64(row[rID]), let airport = Int64(row[rAirport]) else {
+                report.skip("runways: unparsable"); continue
+            }
+            guard known.contains(airport) else { report.skip("runways: airport not imported"); continue }
+            var ends: [RunwayEnd] = []
+            for columns in endColumns where !row[columns[0]].isEmpty {
+                ends.append(RunwayEnd(ident: row[columns[0]], latitudeDegrees: Double(row[columns[1]]),
+                                      longitudeDegrees: Double(row[columns[2]]), elevationFeet: Double(row[columns[3]]),
+                                      headingTrueDegrees: Double(row[columns[4]]), displacedThresholdFeet: Double(row[columns[5]])))
+            }
+            let runway = Runway(lengthFeet: Double(row[rLength]).flatMap { $0 > 0 ? $0 : nil },
+                                widthFeet: Double(row[rWidth]).flatMap { $0 > 0 ? $0 : nil },
+                                surface: SurfaceClass.classify(row[rSurface]), surfaceRaw: row[rSurface],
+                                lighted: row[rLighted] == "1", closed: row[rClosed] == "1", ends: ends)
+            runwayRows.append(RunwayRow(airport: airport, id: id, runway: runway))
+            if !runway.closed, let length = runway.lengthFeet {
+                var summary = summaries[airport] ?? RunwaySummary()
+                if length > (summary.longest ?? 0) { summary.longest = length; summary.longestSurface = runway.surface }
+                if runway.surface == .hard, length > (summary.longestHard ?? 0) { summary.longestHard = length }
+                summaries[airport] = summary
+            }
+        }
+        runwayRows.sort { ($0.airport, $0.id) < ($1.airport, $1.id) }
+
+        // Frequencies.
+        struct FrequencyRow { var airport: Int64; var id: Int64; var frequency: Frequency }
+        let fID = try frequencies.column("id"), fAirport = try frequencies.column("airport_ref"), fType = try frequencies.column("type")
+        let fDescription = try frequencies.column("description"), fMHz = try frequencies.column("frequency_mhz")
+        var frequencyRows: [FrequencyRow] = []
+        while let row = frequencies.reader.next() {
+            guard row.count >= frequencies.header.count, let id = Int64(row[fID]), let airport = Int64(row[fAirport]) else {
+                report.skip("frequencies: unparsable"); continue
+            }
+            guard known.contains(airport) else { report.skip("frequencies: airport not imported"); continue }
+            guard let mhz = Double(row[fMHz]), mhz >= 0.1, mhz < 1000 else { report.skip("frequencies: bad MHz"); continue }
+            frequencyRows.append(FrequencyRow(airport: airport, id: id, frequency: Frequency(
+                kind: FrequencyKind.classify(type: row[fType], description: row[fDescription]), description: row[fDescription],
+                megahertz: mhz)))
+        }
+        frequencyRows.sort { ($0.airport, $0.id) < ($1.airport, $1.id) }
+        var frequenciesByAirport: [Int64: [Frequency]] = [:]
+        for row in frequencyRows { frequenciesByAirport[row.airport, default: []].append(row.frequency) }
+
+        // Write.
+        unlink(output)
+        let temporary = output + ".importing"
+        unlink(temporary)
+        do {
+            let database = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
+            try database.execute("""
+                PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                -- Compact on purpose (the file ships on an SD card): positions in integer micro-degrees, feet as
+                -- integers, type and surface as small codes (AirfieldStorage), runway ends as short text.
+                CREATE TABLE airport(id INTEGER PRIMARY KEY, ident TEXT NOT NULL, type INTEGER NOT NULL, name TEXT NOT NULL,
+                    lat_e6 INTEGER NOT NULL, lon_e6 INTEGER NOT NULL, elevation_ft INTEGER, country TEXT, municipality TEXT,
+                    longest_runway_ft INTEGER, longest_surface INTEGER, longest_hard_runway_ft INTEGER, frequencies TEXT);
+                CREATE TABLE code(code TEXT NOT NULL, airport_id INTEGER NOT NULL, PRIMARY KEY (code, airport_id)) WITHOUT ROWID;
+                CREATE TABLE runway(airport_id INTEGER NOT NULL, seq INTEGER NOT NULL, length_ft INTEGER, width_ft INTEGER,
+                    surface INTEGER, surface_raw TEXT, lighted INTEGER, closed INTEGER, ends TEXT,
+                    PRIMARY KEY (airport_id, seq)) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE airport_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                BEGIN;
+                """)
+            let insertAirport = try database.prepare("INSERT INTO airport VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertTree = try database.prepare("INSERT INTO airport_rtree VALUES (?,?,?,?,?)")
+            let insertCode = try database.prepare("INSERT INTO code VALUES (?,?)")
+            for airport in airportRows {
+                let summary = summaries[airport.id]
+                let sortedFrequencies = (frequenciesByAirport[airport.id] ?? []).sorted(by: Frequency.usefulnessOrder)
+                insertAirport.reset()
+                insertAirport.bind(1, airport.id); insertAirport.bind(2, airport.ident)
+                insertAirport.bind(3, AirfieldStorage.code(airport.type))
+                insertAirport.bind(4, airport.name)
+                insertAirport.bind(5, AirfieldStorage.microdegrees(airport.lat)); insertAirport.bind(6, AirfieldStorage.microdegrees(airport.lon))
+                insertAirport.bind(7, AirfieldStorage.feet(airport.elevation)); insertAirport.bind(8, airport.country)
+                insertAirport.bind(9, airport.municipality)
+                insertAirport.bind(10, AirfieldStorage.feet(summary?.longest))
+                insertAirport.bind(11, summary.map { AirfieldStorage.code($0.longestSurface) })
+                insertAirport.bind(12, AirfieldStorage.feet(summary?.longestHard))
+                insertAirport.bind(13, sortedFrequencies.isEmpty ? nil : AirfieldEncoding.encode(sortedFrequencies))
+                try insertAirport.step()
+                insertTree.reset()
+                insertTree.bind(1, airport.id)
+                insertTree.bind(2, airport.lat); insertTree.bind(3, airport.lat)
+                insertTree.bind(4, airport.lon); insertTree.bind(5, airport.lon)
+                try insertTree.step()
+                for code in airport.codes {
+                    insertCode.reset()
+                    insertCode.bind(1, code); insertCode.bind(2, airport.id)
+                    try insertCode.step()
+                }
+                report.airportsImported += 1
+            }
+            let insertRunway = try database.prepare("INSERT INTO runway VALUES (?1,?9,?2,?3,?4,?5,?6,?7,?8)")
+            var sequence: (airport: Int64, next: Int64) = (-1, 0)
+            for row in runwayRows {
+                sequence = sequence.airport == row.airport ? (row.airport, sequence.next + 1) : (row.airport, 0)
+                let runway = row.runway
+                insertRunway.reset()
+                insertRunway.bind(1, row.airport); insertRunway.bind(2, AirfieldStorage.feet(runway.lengthFeet))
+                insertRunway.bind(3, AirfieldStorage.feet(runway.widthFeet))
+                insertRunway.bind(4, AirfieldStorage.code(runway.surface)); insertRunway.bind(5, runway.surfaceRaw)
+                insertRunway.bind(6, Int64(runway.lighted ? 1 : 0)); insertRunway.bind(7, Int64(runway.closed ? 1 : 0))
+                insertRunway.bind(8, AirfieldEncoding.encode(runway.ends))
+                insertRunway.bind(9, sequence.next)
+                try insertRunway.step()
+                report.runwaysImported += 1
+            }
+            report.frequenciesImported = frequencyRows.count
+            let insertMeta = try database.prepare("INSERT INTO meta VALUES (?,?)")
+            for (key, value) in [("schema", schemaVersion), ("source", "OurAirports (ourairports.com), public domain"),
+                                 ("dataDate", options.dataDate), ("includesClosed", options.includeClosed ? "yes" : "no"),
+                                 ("airports", String(report.airportsImported)), ("runways", String(report.runwaysImported)),
+                                 ("frequencies", String(report.frequenciesImported))] {
+                insertMeta.reset()
+                insertMeta.bind(1, key); insertMeta.bind(2, value)
+                try insertMeta.step()
+            }
+            try database.execute("""
+                CREATE INDEX airport_ident ON airport(ident);
+                COMMIT;
+                VACUUM;
+                """)
+        } catch {
+            unlink(temporary)
+            throw .database(error)
+        }
+        guard rename(temporary, output) == 0 else {
+            throw .database(SQLiteDatabase.Failure(code: -1, message: "rename to \(output) failed"))
+        }
+        var info = stat()
+        if stat(output, &info) == 0 { report.fileBytes = Int(info.st_size) }
+        return report
+    }
+}
+
+/// Compact text encodings for the small lists stored per airport/runway (one column instead of a join).
+public enum AirfieldEncoding {
+    /// `KIND|MHz|description` records separated by newlines.
+    public static func encode(_ frequencies: [Frequency]) -> String {
+        frequencies.map { "\($0.kind.rawValue)|\($0.megahertz)|\($0.description.replacingSeparators)" }.joined(separator: "\n")
+    }
+
+    public static func decodeFrequencies(_ text: String) -> [Frequency] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let kind = FrequencyKind(rawValue: String(parts[0])), let mhz = Double(parts[1]) else { return nil }
+            return Frequency(kind: kind, description: String(parts[2]), megahertz: mhz)
+        }
+    }
+
+    /// `ident|lat|lon|elevation|heading|displaced` per end, newline-separated; empty fields are unknown.
+    /// Numbers are written as OurAirports gives them, without a trailing ".0".
+    public static func encode(_ ends: [RunwayEnd]) -> String {
+        func text(_ value: Double?) -> String {
+            guard let value else { return "" }
+            return value == value.rounded() && abs(value) < 1e9 ? String(Int64(value)) : "\(value)"
+        }
+        return ends.map { end in
+            [end.ident.replacingSeparators, text(end.latitudeDegrees), text(end.longitudeDegrees), text(end.elevationFeet),
+             text(end.headingTrueDegrees), text(end.displacedThresholdFeet)].joined(separator: "|")
+        }.joined(separator: "\n")
+    }
+
+    public static func decodeEnds(_ text: String) -> [RunwayEnd] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 6 else { return nil }
+            return RunwayEnd(ident: parts[0], latitudeDegrees: Double(parts[1]), longitudeDegrees: Double(parts[2]),
+                             elevationFeet: Double(parts[3]), headingTrueDegrees: Double(parts[4]), displacedThresholdFeet: Double(parts[5]))
+        }
+    }
+}
+
+extension String {
+    var replacingSeparators: String { String(map { $0 == "|" || $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+}
+
+/// How types, surfaces, positions and lengths are stored.
+public enum AirfieldStorage {
+    public static func code(_ type: AirfieldType) -> Int64 { Int64(AirfieldType.allCases.firstIndex(of: type)!) }
+    public static func type(_ code: Int64?) -> AirfieldType? {
+        guard let code, code >= 0, code < AirfieldType.allCases.count else { return nil }
+        return AirfieldType.allCases[Int(code)]
+    }
+    static let surfaces: [SurfaceClass] = [.hard, .soft, .water, .unknown]
+    public static func code(_ surface: SurfaceClass) -> Int64 { Int64(surfaces.firstIndex(of: surface)!) }
+    public static func surface(_ code: Int64?) -> SurfaceClass {
+        guard let code, code >= 0, code < surfaces.count else { return .unknown }
+        return surfaces[Int(code)]
+    }
+    public static func microdegrees(_ degrees: Double) -> Int64 { Int64((degrees * 1e6).rounded()) }
+    public static func degrees(_ microdegrees: Int64?) -> Double? { microdegrees.map { Double($0) / 1e6 } }
+    public static func feet(_ value: Double?) -> Int64? { value.map { Int64($0.rounded()) } }
+}

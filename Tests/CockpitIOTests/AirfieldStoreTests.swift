@@ -1,0 +1,154 @@
+import Glibc
+import Testing
+import CockpitCore
+@testable import CockpitIO
+
+enum AirfieldData {
+    static let path = Fixtures.directory + "/../../Data/airfields.sqlite"
+    static func store() throws -> AirfieldStore { try AirfieldStore(path: path) }
+}
+
+@Suite("Airfield store (the shipped OurAirports database)", .serialized)
+struct AirfieldStoreTests {
+    /// A dozen positions on several continents, including Taveuni (Fiji) astride the antimeridian, Svalbard, the
+    /// Antarctic and the open Pacific.
+    static let positions: [(String, Double, Double)] = [
+        ("Zurich", 47.46, 8.55), ("London", 51.47, -0.45), ("Chicago", 41.98, -87.90), ("Bay Area", 37.62, -122.38),
+        ("Sydney", -33.95, 151.18), ("Nairobi", -1.32, 36.93), ("Sao Paulo", -23.43, -46.47), ("Tokyo", 35.55, 139.78),
+        ("Taveuni, Fiji (180°)", -16.69, -179.88), ("Svalbard", 78.25, 15.47), ("McMurdo", -77.85, 166.67),
+        ("mid-Pacific", 10.0, -150.0), ("Kamchatka (179.9°E)", 64.73, 177.74),
+    ]
+
+    @Test(arguments: positions)
+    func nearestEqualsABruteForceScan(_ position: (String, Double, Double)) throws {
+        let store = try AirfieldData.store()
+        for filter in Self.filters {
+            let fast = try store.nearest(latitude: position.1, longitude: position.2, filter: filter, declinationDegrees: nil,
+                                         groundSpeedKnots: nil)
+            let slow = try store.bruteForceNearest(latitude: position.1, longitude: position.2, filter: filter)
+            #expect(fast.map(\.airfield.id) == slow.map(\.id), "\(position.0) with \(filter)")
+            for (a, b) in zip(fast, slow) { #expect(abs(a.distanceNauticalMiles * 1852 - b.distanceMeters) < 0.001) }
+        }
+    }
+
+    static let filters: [AirfieldFilter] = {
+        var plain = AirfieldFilter()
+        var hard = AirfieldFilter(); hard.hardSurfaceOnly = true; hard.minimumRunwayFeet = 3_000; hard.excludeHeliports = true
+        var wide = AirfieldFilter(); wide.radiusNauticalMiles = 400; wide.maximumCount = 5; wide.types = [.largeAirport, .mediumAirport]
+        return [plain, hard, wide]
+    }()
+
+    @Test func taveuniSeesAcrossTheAntimeridian() throws {
+        let store = try AirfieldData.store()
+        let results = try store.nearest(latitude: -16.69, longitude: -179.88, filter: AirfieldFilter(), declinationDegrees: nil,
+                                        groundSpeedKnots: nil)
+        let longitudes = results.map(\.airfield.longitudeDegrees)
+        #expect(longitudes.contains { $0 > 179 } && longitudes.contains { $0 < -179 } || longitudes.contains { $0 > 170 })
+        // Matei (NFNM) on Taveuni is the closest: the answer comes from the other side of 180°.
+        #expect(results.first?.airfield.ident == "NFNM")
+    }
+
+    @Test func airfieldByIdentWithRunwaysAndFrequencies() throws {
+        let store = try AirfieldData.store()
+        let zurich = try #require(try store.airfield(ident: "lszh"))
+        #expect(zurich.name == "Zürich Airport")
+        #expect(zurich.type == .largeAirport)
+        #expect(zurich.runways.count == 4)   // 10/28, 14/32, 16/34 and the grass 01H/19H (runways.csv)
+        #expect(zurich.longestRunwayFeet == 12_139)
+        #expect(zurich.longestRunwaySurface == .hard)
+        let kinds = zurich.frequencies.map(\.kind)
+        #expect(kinds.first == .tower)
+        #expect(kinds == kinds.sorted { $0.usefulnessGroup < $1.usefulnessGroup })
+        let ends = zurich.runways.flatMap(\.ends)
+        #expect(ends.contains { $0.ident == "16" && $0.headingTrueDegrees == 155 && $0.displacedThresholdFeet == nil })
+        #expect(ends.contains { $0.ident == "34" && $0.displacedThresholdFeet == 1_542 })
+        // By a code other than the ident.
+        #expect(try store.airfield(ident: "ZRH")?.ident == "LSZH")
+        #expect(try store.airfield(ident: "NOPE123") == nil)
+    }
+
+    @Test func aCorruptOrForeignFileIsRefusedClearly() throws {
+        let path = "/tmp/cockpitd-test-\(getpid())-bad.sqlite"
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array("this is not a database at all, just text".utf8).withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        #expect(throws: AirfieldStore.Failure.self) { try AirfieldStore(path: path) }
+        #expect(throws: AirfieldStore.Failure.self) { try AirfieldStore(path: "/nonexistent/airfields.sqlite") }
+    }
+}
+
+@Suite("Airfield import")
+struct AirfieldImportTests {
+    /// A small OurAirports-format set with the awkward cases: quoted commas, a closed airport, a balloonport, a runway and a
+    /// frequency whose airport is missing, an unparsable row.
+    static let airports = """
+        "id","ident","type","name","latitude_deg","longitude_deg","elevation_ft","continent","iso_country","iso_region","municipality","scheduled_service","icao_code","iata_code","gps_code","local_code","home_link","wikipedia_link","keywords"
+        1,"XAAA","small_airport","Alpha, ""the first"" field",47.0,8.0,1400,"EU","CH","CH-ZH","Town","no","XAAA",,"XAAA",,,,
+        2,"XBBB","closed","Closed Field",47.1,8.1,1500,"EU","CH","CH-ZH","Town","no",,,,,,,
+        3,"XCCC","balloonport","Balloons",47.2,8.2,1500,"EU","CH","CH-ZH","Town","no",,,,,,,
+        4,"XDDD","heliport","Hospital Helipad",47.05,8.05,,"EU","CH","CH-ZH","Town","no",,,,"XD",,,
+        5,"XEEE","small_airport","Broken",not-a-number,8.0,1,"EU","CH","CH-ZH","Town","no",,,,,,,
+
+        """
+    static let runways = """
+        "id","airport_ref","airport_ident","length_ft","width_ft","surface","lighted","closed","le_ident","le_latitude_deg","le_longitude_deg","le_elevation_ft","le_heading_degT","le_displaced_threshold_ft","he_ident","he_latitude_deg","he_longitude_deg","he_elevation_ft","he_heading_degT","he_displaced_threshold_ft"
+        10,1,"XAAA",2600,60,"ASPH-G",1,0,"09",47.0,7.99,1400,92.5,,"27",47.0,8.01,1402,272.5,
+        11,1,"XAAA",1800,80,"Grass",0,0,"14",,,,,,"32",,,,,
+        12,2,"XBBB",2000,60,"ASP",0,0,"01",,,,,,"19",,,,,
+        13,99,"XZZZ",2000,60,"ASP",0,0,"01",,,,,,"19",,,,,
+
+        """
+    static let frequencies = """
+        "id","airport_ref","airport_ident","type","description","frequency_mhz"
+        20,1,"XAAA","ATIS","ALPHA ATIS",127.65
+        21,1,"XAAA","CTAF","CTAF",122.8
+        22,1,"XAAA","GND","ALPHA GROUND",121.9
+        23,98,"XYYY","CTAF","CTAF",122.9
+        24,1,"XAAA","TWR","bad",not-mhz
+
+        """
+
+    static func write(_ directory: String, _ name: String, _ text: String) {
+        let fd = open(directory + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(text.utf8).withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+    }
+
+    @Test func importsCountsSkipsAndIsDeterministic() throws {
+        let directory = "/tmp/cockpitd-test-\(getpid())-ourairports"
+        mkdir(directory, 0o755)
+        defer { for f in ["airports.csv", "runways.csv", "airport-frequencies.csv", "a.sqlite", "b.sqlite"] { unlink(directory + "/" + f) }; rmdir(directory) }
+        Self.write(directory, "airports.csv", Self.airports)
+        Self.write(directory, "runways.csv", Self.runways)
+        Self.write(directory, "airport-frequencies.csv", Self.frequencies)
+        var options = AirfieldImporter.Options()
+        options.dataDate = "2026-08-22"
+        let report = try AirfieldImporter.run(directory: directory, output: directory + "/a.sqlite", options: options)
+        _ = try AirfieldImporter.run(directory: directory, output: directory + "/b.sqlite", options: options)
+        #expect(report.airportsImported == 2)
+        #expect(report.runwaysImported == 2)
+        #expect(report.frequenciesImported == 3)
+        #expect(report.skipped["airports: closed"] == 1)
+        #expect(report.skipped["airports: type balloonport"] == 1)
+        #expect(report.skipped["airports: unparsable"] == 1)
+        #expect(report.skipped["runways: airport not imported"] == 2)
+        #expect(report.skipped["frequencies: airport not imported"] == 1)
+        #expect(report.skipped["frequencies: bad MHz"] == 1)
+        #expect(try LineReader.readAll(path: directory + "/a.sqlite") == LineReader.readAll(path: directory + "/b.sqlite"))
+
+        let store = try AirfieldStore(path: directory + "/a.sqlite")
+        #expect(store.dataDate == "2026-08-22")
+        let alpha = try #require(try store.airfield(ident: "XAAA"))
+        #expect(alpha.name == "Alpha, \"the first\" field")
+        #expect(alpha.frequencies.map(\.kind) == [.ctaf, .atis, .ground])
+        #expect(alpha.longestRunwayFeet == 2_600 && alpha.longestRunwaySurface == .hard && alpha.longestHardRunwayFeet == 2_600)
+        #expect(alpha.runways.first?.ends.first?.headingTrueDegrees == 92.5)
+        #expect(alpha.runways.map(\.surface) == [.hard, .soft])
+        #expect(try store.airfield(ident: "XD")?.type == .heliport)
+    }
+
+    @Test(arguments: [("ASPH-G", SurfaceClass.hard), ("CONC", .hard), ("Turf", .soft), ("GRVL", .soft), ("WATER", .water),
+                      ("Grass/Asphalt", .soft), ("PEM", .hard), ("unknown", .unknown), ("", .unknown), ("Bitumen", .hard)])
+    func surfaces(_ raw: String, _ expected: SurfaceClass) { #expect(SurfaceClass.classify(raw) == expected) }
+}
