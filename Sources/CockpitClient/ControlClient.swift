@@ -94,6 +94,14 @@ public final class ControlClient {
         do { return try JSONParser.parse(line) } catch { throw .badResponse(error.description) }
     }
 
+    /// Sends a request object (`v` is added) and returns the parsed answer.
+    public func request(object: JSONObject) throws(Failure) -> JSONValue {
+        var full: JSONObject = ["v": .integer(1)]
+        for member in object.members { full[member.key] = member.value }
+        try send(raw: Array((JSONWriter.string(.object(full)) + "\n").utf8))
+        return try readResponse()
+    }
+
     /// Sends `{"v":1,"request":NAME}` and returns the parsed answer.
     public func request(_ name: String, id: Int64? = nil) throws(Failure) -> JSONValue {
         var object: JSONObject = ["v": .integer(1), "request": .string(name)]

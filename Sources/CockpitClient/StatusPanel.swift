@@ -21,8 +21,12 @@ public enum StatusPanel {
         })
         lines.append(sectionLine("HYPOXIA", status["hypoxia"]) { HypoxiaText.line($0) })
         lines.append(sectionLine("NEAREST", status["airfields"]) { section in
-            guard let first = section["nearest"]?.arrayValue?.first else { return "none in range" }
-            return first["ident"]?.stringValue ?? "?"
+            guard let first = section["nearest"]?.arrayValue?.first else { return "none within 100 nm" }
+            var text = AirfieldText.oneLine(first)
+            if let best = section["best"], best != .null, best["ident"] != first["ident"] {
+                text += "  |  best: " + AirfieldText.oneLine(best)
+            }
+            return text
         })
         lines.append(sectionLine("TRAFFIC", status["traffic"]) { section in
             "\(section["targets"]?.arrayValue?.count ?? 0) targets"

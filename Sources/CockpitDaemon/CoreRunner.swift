@@ -17,6 +17,9 @@ public final class CoreRunner {
     public var flushesRecorderOnTick = false
     public private(set) var inputsWithoutEvent = 0
     public private(set) var lastInputTime: MonotonicInstant?
+    /// Answers airfield lookups (nil: the status says no database is configured).
+    public var airfields: AirfieldService?
+    private var pendingLookups: [AirfieldLookup] = []
 
     private var scheduler: TickScheduler
     private var effects: [Effect] = []
@@ -71,6 +74,13 @@ public final class CoreRunner {
             }
             effects.removeAll(keepingCapacity: true)
         }
+        // Lookups are answered after the effects of this event, as events of their own at the same instant.
+        while !pendingLookups.isEmpty {
+            let lookup = pendingLookups.removeFirst()
+            let update = airfields?.answer(lookup) ?? AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false,
+                                                                      error: "no airfield database configured (--airfields FILE)")
+            apply(.airfields(update), at: time)
+        }
         if publishesSnapshots {
             latest = engine.snapshot
             onSnapshot?(latest)
@@ -83,6 +93,8 @@ public final class CoreRunner {
             logger.log(level: line.level.loggerLevel, "\(line.message)")
         case .alert:
             break   // already logged at warning level by the core; shown through the snapshot
+        case .lookupAirfields(let lookup):
+            pendingLookups.append(lookup)
         }
     }
 }

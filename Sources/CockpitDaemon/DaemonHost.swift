@@ -37,7 +37,11 @@ public final class DaemonHost: @unchecked Sendable {
                 return (runner.snapshot.revision, statusJSON())
             },
             version: { [self] in versionJSON() },
-            execute: { [self] command, credentials in execute(command, credentials: credentials) })
+            execute: { [self] command, credentials in execute(command, credentials: credentials) },
+            query: { [self] kind in
+                loop.preconditionInEventLoop()
+                return query(kind)
+            })
         let server = ControlServer(path: path, loop: loop, limits: limits, hooks: hooks)
         try server.start()
         self.server = server

@@ -15,6 +15,8 @@ public struct LiveOptions: Sendable {
     /// Opens I2C bus N (tests substitute a simulated BMP280 here).
     public var i2cBusFactory: (@Sendable (Int) throws -> any I2CBus)?
     public var baroReadIntervalSeconds = 0.25
+    /// The airfield database (nil: the status says none is configured).
+    public var airfieldsPath: String?
 
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
@@ -36,6 +38,8 @@ public final class LiveDaemon: Sendable {
         self.options = options
         let runner = CoreRunner(configuration: options.core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
+        runner.airfields = AirfieldService(path: options.airfieldsPath)
+        if let error = runner.airfields?.openError { logger.warning("\(error)") }
         if let path = options.recordPath {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,

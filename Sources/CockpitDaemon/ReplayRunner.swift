@@ -13,6 +13,9 @@ public struct ReplayOptions: Sendable {
     public var recordLimitBytes: Int64 = 1 << 30
     /// Hypoxia settings for the replay (a recording's own settings are used when it carries them).
     public var hypoxia: HypoxiaConfiguration?
+    public var aircraft: AircraftProfile?
+    /// The airfield database for nearest-airfield lookups during the replay.
+    public var airfieldsPath: String?
 
     public init(path: String, speed: Double, socketPath: String? = nil, recordPath: String? = nil) {
         self.path = path
@@ -51,8 +54,13 @@ public enum ReplayRunner {
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
         var configuration = source.coreConfiguration
         if let hypoxia = options.hypoxia, !(source is RecordingSource) { configuration.hypoxia = hypoxia }
+        if let aircraft = options.aircraft { configuration.aircraft = aircraft }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
+        if let path = options.airfieldsPath {
+            runner.airfields = AirfieldService(path: path)
+            if let error = runner.airfields?.openError { logger.warning("\(error)") }
+        }
         if let recordPath = options.recordPath {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,

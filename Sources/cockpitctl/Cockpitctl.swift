@@ -73,7 +73,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl 0.1.0",
-        subcommands: [Status.self, Watch.self, Hypoxia.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Version.self])
 
     /// `--json` and `--socket` are global: accept them before the subcommand too by moving them after it.
     static func normalisedArguments(_ arguments: [String]) -> [String] {
@@ -213,5 +213,75 @@ struct Hypoxia: ParsableCommand {
             let result = response["result"] ?? .null
             print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "acknowledged"))
         }
+    }
+}
+
+func objectRequest(_ client: ControlClient, _ object: JSONObject) throws -> JSONValue {
+    do {
+        return try checked(try client.request(object: object))
+    } catch let failure as ControlClient.Failure {
+        printError("cockpitctl: \(failure)")
+        throw ExitCode(ExitStatus.unreachable)
+    }
+}
+
+struct Nearest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Nearest airfields from the aircraft's position, or from --at for planning (works without a GPS fix).")
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .short, help: "How many (1–50).")
+    var n: Int = 10
+    @Option(name: .long, help: "Minimum runway length in feet.")
+    var minRunway: Double?
+    @Flag(name: .long, help: "Hard-surface runways only.")
+    var hard = false
+    @Option(name: .long, help: "Search radius in nautical miles.")
+    var radius: Double?
+    @Option(name: .long, help: "Search from this position instead of the aircraft: LAT,LON in degrees (e.g. 47.46,8.55).")
+    var at: String?
+
+    func validate() throws {
+        guard (1...50).contains(n) else { throw ValidationError("-n must be 1…50") }
+        if let at, Self.position(at) == nil { throw ValidationError("--at must be LAT,LON in degrees, e.g. 47.46,8.55") }
+    }
+
+    static func position(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",")
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+        return (lat, lon)
+    }
+
+    func run() throws {
+        let client = try global.connect()
+        var request: JSONObject = ["request": .string("nearest"), "n": .integer(Int64(n))]
+        if let minRunway { request["minRunwayFeet"] = .number(minRunway) }
+        if hard { request["hardSurface"] = .bool(true) }
+        if let radius { request["radiusNauticalMiles"] = .number(radius) }
+        if let at, let (lat, lon) = Self.position(at) {
+            request["at"] = .object(["latitudeDegrees": .number(lat), "longitudeDegrees": .number(lon)])
+        }
+        let answer = try objectRequest(client, request)["nearest"] ?? .null
+        print(global.json ? JSONWriter.string(answer) : AirfieldText.nearest(answer))
+    }
+}
+
+struct AirfieldInfo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "airfield",
+        abstract: "One airfield: runways with headings and dimensions, frequencies, elevation; with --metar, wind components.")
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Identifier (ICAO, IATA, FAA or OurAirports ident).")
+    var ident: String
+    @Option(name: .long, help: "METAR, SPECI or TAF text (quoted); METAR is preferred when several are given.")
+    var metar: String?
+
+    func run() throws {
+        let client = try global.connect()
+        var request: JSONObject = ["request": .string("airfield"), "ident": .string(ident)]
+        if let metar { request["metar"] = .string(metar) }
+        let answer = try objectRequest(client, request)["airfield"] ?? .null
+        print(global.json ? JSONWriter.string(answer) : AirfieldText.airfield(answer))
     }
 }

@@ -69,6 +69,35 @@ struct HypoxiaOptions: ParsableArguments {
     }
 }
 
+struct AirfieldOptions: ParsableArguments {
+    @Option(name: .long, help: "Airfield database (built by `cockpitd airfields import`). Default: /var/lib/cockpit/airfields.sqlite, /usr/share/cockpit/airfields.sqlite or ./Data/airfields.sqlite, the first that exists.")
+    var airfields: String?
+
+    @Option(name: .long, help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet.")
+    var minRunwayFeet: Double = 2_000
+
+    @Flag(name: .long, help: "Aircraft profile: hard-surface runways only.")
+    var hardSurfaceRequired = false
+
+    func validate() throws {
+        guard minRunwayFeet >= 0, minRunwayFeet <= 20_000 else { throw ValidationError("--min-runway-feet must be 0…20000") }
+        if let airfields, access(airfields, R_OK) != 0 { throw ValidationError("--airfields \(airfields): cannot read the file") }
+    }
+
+    var path: String? {
+        if let airfields { return airfields }
+        return ["/var/lib/cockpit/airfields.sqlite", "/usr/share/cockpit/airfields.sqlite", "Data/airfields.sqlite"]
+            .first { access($0, R_OK) == 0 }
+    }
+
+    var profile: AircraftProfile {
+        var profile = AircraftProfile()
+        profile.minimumRunwayFeet = minRunwayFeet
+        profile.hardSurfaceRequired = hardSurfaceRequired
+        return profile
+    }
+}
+
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the live daemon until SIGINT or SIGTERM.")
@@ -95,6 +124,7 @@ struct Run: ParsableCommand {
     var recordLimitMib: Int = 1024
 
     @OptionGroup var hypoxia: HypoxiaOptions
+    @OptionGroup var airfieldOptions: AirfieldOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -111,6 +141,8 @@ struct Run: ParsableCommand {
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
         options.baro = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
         options.core.hypoxia = hypoxia.configuration
+        options.core.aircraft = airfieldOptions.profile
+        options.airfieldsPath = airfieldOptions.path
         let signals = SignalWaiter()
         let daemon: LiveDaemon
         do {
@@ -152,6 +184,7 @@ struct Replay: ParsableCommand {
     var json = false
 
     @OptionGroup var hypoxia: HypoxiaOptions
+    @OptionGroup var airfieldOptions: AirfieldOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -173,6 +206,8 @@ struct Replay: ParsableCommand {
                                     socketPath: speedValue.isFinite ? (socket ?? Defaults.socketPath) : nil,
                                     recordPath: record)
         options.hypoxia = hypoxia.configuration
+        options.aircraft = airfieldOptions.profile
+        options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")
         }

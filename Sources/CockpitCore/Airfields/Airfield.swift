@@ -17,7 +17,8 @@ public enum SurfaceClass: String, Sendable, Equatable {
         let text = raw.uppercased()
         guard !text.isEmpty else { return .unknown }
         let hard = ["ASP", "BIT", "CON", "PEM", "PAV", "TAR", "MAC", "CEMENT", "BRICK", "METAL", "STEEL", "ALUM", "PSP", "HARD", "SEALED", "TARMAC", "BITUMEN", "PAVED"]
-        let soft = ["GRS", "GRASS", "TURF", "DIRT", "GRV", "GRAV", "SAND", "CLAY", "SOIL", "EARTH", "LAT", "COR", "SNOW", "ICE", "GRE", "MAT", "SOD", "LOAM", "SHALE", "UNPAVED", "ROOF"]
+        if text == "G" { return .soft }   // OurAirports' one-letter grass/gravel
+        let soft = ["GVL", "GRS", "GRASS", "TURF", "DIRT", "GRV", "GRAV", "SAND", "CLAY", "SOIL", "EARTH", "LAT", "COR", "SNOW", "ICE", "GRE", "MAT", "SOD", "LOAM", "SHALE", "UNPAVED", "ROOF"]
         let water = ["WATER", "WAT"]
         let tokens = text.split(whereSeparator: { !$0.isLetter })
         for token in tokens {

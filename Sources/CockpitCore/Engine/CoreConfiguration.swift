@@ -7,6 +7,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     /// Interval of the core's heartbeat.
     public var tickIntervalSeconds: Double = 1
     public var hypoxia = HypoxiaConfiguration()
+    public var aircraft = AircraftProfile()
 
     public init() {}
 }

@@ -6,6 +6,7 @@ public struct Engine: Sendable {
     public private(set) var gps = GPSState()
     public private(set) var baro = BaroState()
     public private(set) var hypoxia = HypoxiaState()
+    public private(set) var airfields = AirfieldsState()
     public private(set) var now: MonotonicInstant?
     public private(set) var lastTickAt: MonotonicInstant?
     public private(set) var eventsHandled: Int64 = 0
@@ -36,6 +37,8 @@ public struct Engine: Sendable {
             if !hypoxia.acknowledge(at: at, effects: &effects) {
                 effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
             }
+        case .airfields(let update):
+            airfields.apply(update, at: at)
         case .tick:
             gps.tick(at: at, previous: lastTickAt, effects: &effects,
                      staleAfterSeconds: configuration.gpsStaleAfterSeconds)
@@ -47,6 +50,8 @@ public struct Engine: Sendable {
                          cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
                          gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
                          configuration: configuration.hypoxia, effects: &effects)
+            airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
+                           utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
             lastTickAt = at
         }
     }
@@ -61,6 +66,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, lastTickAt: lastTickAt)
     }
 }

@@ -7,6 +7,8 @@ public enum Event: Sendable, Equatable {
     case baroSource(BaroSourceEvent)
     /// A mutating request from a control client (already authorised by the shell).
     case command(Command)
+    /// The shell's answer to a `lookupAirfields` effect.
+    case airfields(AirfieldsUpdate)
     /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).
     case tick
 }
@@ -20,6 +22,8 @@ public enum Command: String, Sendable, Equatable, CaseIterable {
 public enum Effect: Sendable, Equatable {
     case log(LogLine)
     case alert(Alert)
+    /// Ask the shell to query the airfield database and answer with `.airfields`.
+    case lookupAirfields(AirfieldLookup)
 }
 
 public struct LogLine: Sendable, Equatable {

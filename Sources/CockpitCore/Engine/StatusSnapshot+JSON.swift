@@ -12,8 +12,7 @@ extension StatusSnapshot {
             "flight": .object(["state": .string("unknown"), "available": .bool(false),
                                "reason": .string("flight-state detection is not part of this build")]),
             "hypoxia": .object(hypoxiaJSON),
-            "airfields": .object(["available": .bool(false), "nearest": .array([]),
-                                  "reason": .string("no airfield database loaded")]),
+            "airfields": .object(airfieldsJSON),
             "traffic": .object(["available": .bool(false), "targets": .array([]),
                                 "reason": .string("traffic is not part of this build")]),
         ]
@@ -53,6 +52,26 @@ extension StatusSnapshot {
             "reports": .integer(Int64(gps.reports)),
             "malformedReports": .integer(Int64(gps.malformedReports)),
             "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+
+    var airfieldsJSON: JSONObject {
+        guard let update = airfields.last else {
+            return ["available": .bool(false), "nearest": .array([]), "best": .null,
+                    "reason": .string(currentFix == nil ? "no GPS position" : "looking up")]
+        }
+        guard update.databaseAvailable else {
+            return ["available": .bool(false), "nearest": .array([]), "best": .null,
+                    "reason": .string(update.error ?? "no airfield database loaded")]
+        }
+        return [
+            "available": .bool(true),
+            "ageSeconds": .number(airfields.updatedAt.map { monotonic.seconds(since: $0) }, decimals: 0),
+            "declinationDegrees": .number(update.lookup.declinationDegrees, decimals: 1),
+            "nearest": .array(update.nearest.map { .object($0.json) }),
+            "best": update.best.map { .object($0.json) } ?? .null,
+            "bestProfile": .object(["minimumRunwayFeet": .number(configuration.aircraft.minimumRunwayFeet, decimals: 0),
+                                    "hardSurfaceRequired": .bool(configuration.aircraft.hardSurfaceRequired)]),
         ]
     }
 
@@ -106,6 +125,32 @@ extension StatusSnapshot {
             "samples": .integer(Int64(baro.samples)),
             "errors": .integer(Int64(baro.errors)),
             "lastFault": .optional(baro.lastFault),
+        ]
+    }
+}
+
+extension NearestAirfield {
+    /// The JSON form used by the status, `nearest` and `airfield` answers.
+    public var json: JSONObject {
+        var object = airfield.summaryJSON
+        object["distanceNauticalMiles"] = .number(distanceNauticalMiles, decimals: 2)
+        object["bearingTrueDegrees"] = .number(bearingTrueDegrees, decimals: 0)
+        object["bearingMagneticDegrees"] = .number(bearingMagneticDegrees, decimals: 0)
+        object["declinationDegrees"] = .number(declinationDegrees, decimals: 1)
+        object["estimatedTimeEnRouteSeconds"] = .number(estimatedTimeEnRouteSeconds, decimals: 0)
+        return object
+    }
+}
+
+extension Airfield {
+    public var summaryJSON: JSONObject {
+        [
+            "ident": .string(ident), "name": .string(name), "type": .string(type.rawValue),
+            "latitudeDegrees": .number(latitudeDegrees, decimals: 6), "longitudeDegrees": .number(longitudeDegrees, decimals: 6),
+            "elevationFeet": .number(elevationFeet, decimals: 0), "country": .string(country), "municipality": .string(municipality),
+            "longestRunwayFeet": .number(longestRunwayFeet, decimals: 0), "longestRunwaySurface": .string(longestRunwaySurface.rawValue),
+            "frequencies": .array(frequencies.map { .object(["kind": .string($0.kind.rawValue), "megahertz": .number($0.megahertz, decimals: 3),
+                                                               "description": .string($0.description)]) }),
         ]
     }
 }

@@ -8,6 +8,7 @@ public struct StatusSnapshot: Sendable {
     public let gps: GPSState
     public let baro: BaroState
     public let hypoxia: HypoxiaState
+    public let airfields: AirfieldsState
     public let lastTickAt: MonotonicInstant?
 
     public static let empty = Engine().snapshot

@@ -63,6 +63,8 @@ public struct ReplaySummary: Sendable {
             if let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
+        case .airfields:
+            return   // derived from the database, not an input
         case .gpsSource, .baroSource, .command:
             otherEvents += 1
         }

@@ -106,6 +106,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 lastSentRevision = frame.revision
                 lastSentAt = .now()
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
+            case .nearest, .airfield:
+                switch server.hooks.query(request.kind) {
+                case .success(let answer):
+                    reply(context, ControlProtocol.response(type: answer.type, id: request.id, body: (answer.type, answer.body)))
+                case .failure(var failure):
+                    failure.id = request.id
+                    fail(context, failure, close: false)
+                }
             case .command(let command):
                 switch server.hooks.execute(command, credentials) {
                 case .success(let body):

@@ -11,6 +11,21 @@ public enum ControlProtocol {
         case watch
         case version
         case command(Command)
+        /// Nearest airfields from the aircraft (or from `at`, for planning).
+        case nearest(filter: AirfieldFilter, at: (latitude: Double, longitude: Double)?)
+        /// One airfield with runways and frequencies; with a METAR/TAF, wind components for every runway end.
+        case airfield(ident: String, weather: String?)
+
+        public static func == (lhs: RequestKind, rhs: RequestKind) -> Bool {
+            switch (lhs, rhs) {
+            case (.status, .status), (.watch, .watch), (.version, .version): return true
+            case (.command(let a), .command(let b)): return a == b
+            case (.nearest(let fa, let pa), .nearest(let fb, let pb)):
+                return fa == fb && pa?.latitude == pb?.latitude && pa?.longitude == pb?.longitude
+            case (.airfield(let ia, let wa), .airfield(let ib, let wb)): return ia == ib && wa == wb
+            default: return false
+            }
+        }
     }
 
     public struct Request: Sendable, Equatable {
@@ -60,7 +75,54 @@ public enum ControlProtocol {
         guard let name = value["request"]?.stringValue else {
             return .failure(Failure(code: "bad-request", message: "missing \"request\" string", id: id))
         }
-        return kind(named: name, id: id).map { Request(kind: $0, id: id) }
+        switch name {
+        case "nearest": return nearestRequest(value, id: id)
+        case "airfield":
+            guard let ident = value["ident"]?.stringValue, !ident.isEmpty, ident.count <= 16 else {
+                return .failure(Failure(code: "bad-request", message: "airfield needs \"ident\" (1–16 characters)", id: id))
+            }
+            let weather = value["metar"]?.stringValue
+            if let weather, weather.utf8.count > 2048 {
+                return .failure(Failure(code: "bad-request", message: "metar text too long", id: id))
+            }
+            return .success(Request(kind: .airfield(ident: ident, weather: weather), id: id))
+        default:
+            return kind(named: name, id: id).map { Request(kind: $0, id: id) }
+        }
+    }
+
+    static func nearestRequest(_ value: JSONValue, id: JSONValue?) -> Result<Request, Failure> {
+        var filter = AirfieldFilter()
+        if let n = value["n"] {
+            guard let count = n.int64Value, (1...50).contains(count) else {
+                return .failure(Failure(code: "bad-request", message: "\"n\" must be 1…50", id: id))
+            }
+            filter.maximumCount = Int(count)
+        }
+        if let radius = value["radiusNauticalMiles"] {
+            guard let nm = radius.doubleValue, nm > 0, nm <= 1_000 else {
+                return .failure(Failure(code: "bad-request", message: "\"radiusNauticalMiles\" must be 0…1000", id: id))
+            }
+            filter.radiusNauticalMiles = nm
+        }
+        if let minimum = value["minRunwayFeet"] {
+            guard let feet = minimum.doubleValue, feet >= 0, feet <= 20_000 else {
+                return .failure(Failure(code: "bad-request", message: "\"minRunwayFeet\" must be 0…20000", id: id))
+            }
+            filter.minimumRunwayFeet = feet
+        }
+        filter.hardSurfaceOnly = value["hardSurface"]?.boolValue ?? false
+        filter.excludeHeliports = value["excludeHeliports"]?.boolValue ?? (filter.minimumRunwayFeet != nil || filter.hardSurfaceOnly)
+        filter.excludeSeaplaneBases = value["excludeSeaplaneBases"]?.boolValue ?? filter.hardSurfaceOnly
+        var at: (Double, Double)?
+        if let position = value["at"] {
+            guard let latitude = position["latitudeDegrees"]?.doubleValue, let longitude = position["longitudeDegrees"]?.doubleValue,
+                  abs(latitude) <= 90, abs(longitude) <= 180 else {
+                return .failure(Failure(code: "bad-request", message: "\"at\" needs latitudeDegrees (±90) and longitudeDegrees (±180)", id: id))
+            }
+            at = (latitude, longitude)
+        }
+        return .success(Request(kind: .nearest(filter: filter, at: at), id: id))
     }
 
     static func kind(named name: String, id: JSONValue?) -> Result<RequestKind, Failure> {

@@ -10,13 +10,17 @@ public struct ControlServiceHooks: Sendable {
     public var version: @Sendable () -> JSONValue
     /// Runs a mutating command; the peer's credentials come along for authorisation.
     public var execute: @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>
+    /// Read-only requests with arguments (nearest, airfield): the answer's type and body.
+    public var query: @Sendable (ControlProtocol.RequestKind) -> Result<(type: String, body: JSONValue), ControlProtocol.Failure>
 
     public init(status: @escaping @Sendable () -> (revision: Int64, status: JSONValue),
                 version: @escaping @Sendable () -> JSONValue,
-                execute: @escaping @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>) {
+                execute: @escaping @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>,
+                query: @escaping @Sendable (ControlProtocol.RequestKind) -> Result<(type: String, body: JSONValue), ControlProtocol.Failure>) {
         self.status = status
         self.version = version
         self.execute = execute
+        self.query = query
     }
 }
 

@@ -1,0 +1,98 @@
+public import CockpitCore
+
+/// Human forms of airfield answers (cockpitctl nearest / airfield and the panel's NEAREST line).
+public enum AirfieldText {
+    static func n(_ value: JSONValue?, _ decimals: Int = 0) -> String {
+        guard let value, let number = value.doubleValue else { return "—" }
+        return JSONWriter.string(.number(number, decimals: decimals))
+    }
+
+    static func bearing(_ value: JSONValue?) -> String {
+        guard let degrees = value?.doubleValue else { return "—" }
+        let whole = Int(degrees.rounded()) % 360
+        return whole < 10 ? "00\(whole)" : whole < 100 ? "0\(whole)" : "\(whole)"
+    }
+
+    public static func oneLine(_ result: JSONValue) -> String {
+        var text = "\(result["ident"]?.stringValue ?? "?") \(n(result["distanceNauticalMiles"], 1)) nm "
+        if result["bearingMagneticDegrees"]?.doubleValue != nil {
+            text += "\(bearing(result["bearingMagneticDegrees"]))°M"
+        } else {
+            text += "\(bearing(result["bearingTrueDegrees"]))°T"
+        }
+        if let ete = result["estimatedTimeEnRouteSeconds"]?.doubleValue { text += " \(Durations.hoursMinutesSeconds(ete))" }
+        if let length = result["longestRunwayFeet"]?.doubleValue {
+            text += " \(Int(length)) ft \(result["longestRunwaySurface"]?.stringValue ?? "")"
+        }
+        if let first = result["frequencies"]?.arrayValue?.first {
+            text += " \(first["kind"]?.stringValue ?? "") \(n(first["megahertz"], 3))"
+        }
+        return text
+    }
+
+    public static func nearest(_ answer: JSONValue) -> String {
+        var lines: [String] = []
+        let from = answer["from"]
+        lines.append("from \(n(from?["latitudeDegrees"], 4)), \(n(from?["longitudeDegrees"], 4)) (\(from?["source"]?.stringValue ?? "?")); declination \(n(answer["declinationDegrees"], 1))° (\(answer["declinationDateSource"]?.stringValue ?? "?")); data \(answer["databaseDate"]?.stringValue ?? "?")")
+        let results = answer["results"]?.arrayValue ?? []
+        if results.isEmpty { lines.append("no airfield matches within the search radius") }
+        for result in results {
+            var line = "\((result["ident"]?.stringValue ?? "?").padding(to: 8)) \(n(result["distanceNauticalMiles"], 1).padding(to: 6)) nm  "
+            line += "\(bearing(result["bearingMagneticDegrees"]))°M \(bearing(result["bearingTrueDegrees"]))°T  "
+            line += result["estimatedTimeEnRouteSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0).padding(to: 12) } ?? "".padding(to: 12)
+            line += "elev \(n(result["elevationFeet"])) ft  rwy \(n(result["longestRunwayFeet"])) ft \(result["longestRunwaySurface"]?.stringValue ?? "")  "
+            line += "\(result["name"]?.stringValue ?? "") (\(result["type"]?.stringValue ?? ""))"
+            lines.append(line)
+            let frequencies = (result["frequencies"]?.arrayValue ?? []).prefix(4).map { "\($0["kind"]?.stringValue ?? "") \(n($0["megahertz"], 3))" }
+            if !frequencies.isEmpty { lines.append("         " + frequencies.joined(separator: "  ")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func airfield(_ answer: JSONValue) -> String {
+        var lines: [String] = []
+        lines.append("\(answer["ident"]?.stringValue ?? "?")  \(answer["name"]?.stringValue ?? "") — \(answer["municipality"]?.stringValue ?? ""), \(answer["country"]?.stringValue ?? "") (\(answer["type"]?.stringValue ?? ""))")
+        lines.append("position \(n(answer["latitudeDegrees"], 4)), \(n(answer["longitudeDegrees"], 4))  elevation \(n(answer["elevationFeet"])) ft  declination \(n(answer["declinationDegrees"], 1))°")
+        for runway in answer["runways"]?.arrayValue ?? [] {
+            let ends = (runway["ends"]?.arrayValue ?? []).map { "\($0["ident"]?.stringValue ?? "?") (\(bearing($0["headingMagneticDegrees"]))°M/\(bearing($0["headingTrueDegrees"]))°T)" }
+            var line = "runway \(ends.joined(separator: " / "))  \(n(runway["lengthFeet"])) × \(n(runway["widthFeet"])) ft \(runway["surface"]?.stringValue ?? "") (\(runway["surfaceRaw"]?.stringValue ?? ""))"
+            if runway["lighted"]?.boolValue == true { line += " lighted" }
+            if runway["closed"]?.boolValue == true { line += " CLOSED" }
+            lines.append(line)
+        }
+        let frequencies = answer["frequencies"]?.arrayValue ?? []
+        if frequencies.isEmpty { lines.append("frequencies: none in the database") }
+        for frequency in frequencies {
+            lines.append("  \((frequency["kind"]?.stringValue ?? "").padding(to: 10)) \(n(frequency["megahertz"], 3))  \(frequency["description"]?.stringValue ?? "")")
+        }
+        if let wind = answer["wind"] {
+            if let error = wind["error"]?.stringValue {
+                lines.append("wind: \(error)")
+            } else {
+                let direction = wind["directionTrueDegrees"]?.doubleValue.map { "\(bearing(.number($0)))°T" } ?? "variable"
+                var text = "wind (\(wind["source"]?.stringValue ?? "")) \(direction) \(n(wind["speedKnots"])) kt"
+                if let gust = wind["gustKnots"]?.doubleValue { text += " gusting \(Int(gust)) kt" }
+                if let from = wind["variableFromDegrees"]?.doubleValue, let to = wind["variableToDegrees"]?.doubleValue {
+                    text += ", varying \(bearing(.number(from)))–\(bearing(.number(to)))°T"
+                }
+                lines.append(text)
+                for runway in wind["runways"]?.arrayValue ?? [] {
+                    let head = runway["headwindKnots"]?.doubleValue
+                    let cross = runway["crosswindKnots"]?.doubleValue
+                    var line = "  rwy \((runway["ident"]?.stringValue ?? "?").padding(to: 5))"
+                    if let head, let cross {
+                        line += head >= 0 ? " head \(n(.number(head), 1)) kt" : " TAIL \(n(.number(-head), 1)) kt"
+                        line += "  cross \(n(.number(abs(cross)), 1)) kt from the \(cross >= 0 ? "right" : "left")"
+                    } else {
+                        line += " variable wind"
+                    }
+                    line += "  (worst cross \(n(runway["worstCrosswindKnots"], 1)) kt)"
+                    if runway["headingFromRunwayNumber"]?.boolValue == true { line += " [heading from runway number]" }
+                    lines.append(line)
+                }
+                lines.append("  recommended: \(wind["recommendedRunway"]?.stringValue ?? "none (calm or variable wind)")")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
