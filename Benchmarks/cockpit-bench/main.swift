@@ -17,13 +17,17 @@ let binaries: String = {
     return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
 }()
 
+/// `cockpit-bench nearest` (or replay, baro, rss, gpsd) runs one section; no argument runs them all.
+let sections = Set(CommandLine.arguments.dropFirst())
+func wanted(_ name: String) -> Bool { sections.isEmpty || sections.contains(name) }
+
 var logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
 logger.logLevel = .critical
 
 // 1. Replay throughput, in-process, same code path as `cockpitd replay --speed max`.
 var timings: [Double] = []
 var events = 0.0, span = 0.0
-for _ in 0..<7 {
+for _ in 0..<(wanted("replay") ? 7 : 0) {
     let start = MonotonicClock.now()
     let result = try ReplayRunner.run(ReplayOptions(path: flight, speed: .infinity), logger: logger)
     timings.append(MonotonicClock.now().seconds(since: start))
@@ -31,12 +35,14 @@ for _ in 0..<7 {
     span = result.summary["flightTimeSpanSeconds"]?.doubleValue ?? 0
 }
 timings.sort()
+if wanted("replay") {
 let median = timings[timings.count / 2]
 print("replay \(flight.split(separator: "/").last!): \(Int(events)) events over \(Int(span)) s of flight")
 print("  median of 7: \(String(Int(median * 1000))) ms (min \(Int(timings[0] * 1000)) ms) = \(Int(events / median)) events/s = \(Int(span / median))x real time")
+}
 
 // 1b. Barometer: compensation (datasheet 64-bit integer form) plus ICAO pressure altitude, per sample.
-do {
+if wanted("baro") {
     let calibration = try BMP280Calibration(registerBytes: Hex.decode("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")!)
     let samples = 2_000_000
     var checksum = 0.0
@@ -51,6 +57,33 @@ do {
         best = min(best, MonotonicClock.now().seconds(since: start))
     }
     print("baro: compensation + pressure altitude: \(Int(best * 1e9 / Double(samples))) ns per sample (best of 5 × \(samples); checksum \(Int(checksum) % 1000))")
+}
+
+// 1c. Nearest-10 airfields: R*Tree query vs a full scan of the same file, at positions on several continents.
+let database = root + "/Data/airfields.sqlite"
+if wanted("nearest"), let store = try? AirfieldStore(path: database) {
+    let positions: [(Double, Double)] = [(47.46, 8.55), (51.47, -0.45), (41.98, -87.90), (37.62, -122.38), (-33.95, 151.18),
+                                         (-1.32, 36.93), (-23.43, -46.47), (35.55, 139.78), (-16.69, -179.88), (78.25, 15.47),
+                                         (-77.85, 166.67), (10.0, -150.0)]
+    var samples: [Double] = []
+    for _ in 0..<200 {
+        for (lat, lon) in positions {
+            let start = MonotonicClock.now()
+            _ = try store.nearest(latitude: lat, longitude: lon, filter: AirfieldFilter(), declinationDegrees: 2, groundSpeedKnots: 100)
+            samples.append(MonotonicClock.now().seconds(since: start))
+        }
+    }
+    samples.sort()
+    var scans: [Double] = []
+    for (lat, lon) in positions where getenv("BENCH_SKIP_SCAN") == nil {
+        let start = MonotonicClock.now()
+        _ = try store.bruteForceNearest(latitude: lat, longitude: lon, filter: AirfieldFilter())
+        scans.append(MonotonicClock.now().seconds(since: start))
+    }
+    scans.sort()
+    if scans.isEmpty { scans = [0] }
+    let median = samples[samples.count / 2], p99 = samples[samples.count * 99 / 100]
+    print("nearest-10 in-process (\(samples.count) queries, 12 positions): median \(Int(median * 1e6)) µs, p99 \(Int(p99 * 1e6)) µs; full scan median \(Int(scans[scans.count / 2] * 1e3)) ms = \(Int(scans[scans.count / 2] / median))x slower")
 }
 
 // 2. Daemon RSS: idle live daemon, and peak during a max-speed replay (the real binary).
@@ -78,18 +111,21 @@ extension Substring {
     func trimmingPrefix(while predicate: (Character) -> Bool) -> Substring { drop(while: predicate) }
 }
 
+var status: Int32 = 0
+if wanted("rss") {
 let idleSocket = "/tmp/cockpit-bench-\(getpid()).sock"
-let idle = spawn([binaries + "/cockpitd", "run", "--socket", idleSocket, "--gpsd", "none"])
+let idle = spawn([binaries + "/cockpitd", "run", "--socket", idleSocket, "--gpsd", "none", "--baro", "none",
+                  "--airfields", root + "/Data/airfields.sqlite"])
 usleep(2_000_000)
 print("cockpitd run, idle 2 s: VmRSS \(statusField(idle, "VmRSS")), threads \(statusField(idle, "Threads"))")
 kill(idle, SIGTERM)
-var status: Int32 = 0
 waitpid(idle, &status, 0)
 
 let replay = spawn([binaries + "/cockpitd", "replay", flight, "--speed", "max", "--json"])
 var usage = rusage()
 wait4(replay, &status, 0, &usage)
 print("cockpitd replay --speed max: peak RSS \(usage.ru_maxrss) kB")
+}
 
 // 3. Live GPS through Debian's real gpsd: latency from a report line arriving on the socket to the core having
 //    applied it (p50/p99, from the daemon's own status), and CPU per fix (utime+stime from /proc/PID/stat).
@@ -106,13 +142,15 @@ func cpuTicks(_ pid: pid_t) -> Int {
     return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)   // utime, stime (fields 14, 15)
 }
 
-if access("/usr/sbin/gpsd", X_OK) == 0 {
+if !wanted("gpsd") {
+} else if access("/usr/sbin/gpsd", X_OK) == 0 {
     let udpPort: UInt16 = 29_700, gpsdPort: UInt16 = 29_701
     let gpsd = spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpit-bench-gpsd.sock",
                       "udp://127.0.0.1:\(udpPort)"])
     usleep(500_000)
     let liveSocket = "/tmp/cockpit-bench-live-\(getpid()).sock"
-    let daemon = spawn([binaries + "/cockpitd", "run", "--socket", liveSocket, "--gpsd", "127.0.0.1:\(gpsdPort)"])
+    let daemon = spawn([binaries + "/cockpitd", "run", "--socket", liveSocket, "--gpsd", "127.0.0.1:\(gpsdPort)", "--baro", "none",
+                        "--airfields", root + "/Data/airfields.sqlite"])
     usleep(1_000_000)
     let epochs = try NMEAWriter.epochs(igcPath: flight, count: 3600, newDate: (2024, 7, 15))
     let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -145,6 +183,21 @@ if access("/usr/sbin/gpsd", X_OK) == 0 {
     } else {
         print("live gpsd: could not read the daemon's status")
     }
+    // Nearest through the control socket, as cockpitctl does it (one connection per query, like a pilot's command).
+    var viaSocket: [Double] = []
+    for _ in 0..<200 {
+        let start = MonotonicClock.now()
+        if let client = try? ControlClient(path: liveSocket) {
+            _ = try? client.request(object: ["request": .string("nearest"), "n": .integer(10),
+                                             "at": .object(["latitudeDegrees": .number(47.46), "longitudeDegrees": .number(8.55)])])
+        }
+        viaSocket.append(MonotonicClock.now().seconds(since: start))
+    }
+    viaSocket.sort()
+    print("nearest-10 through the control socket (connect + request + answer, 200×): median \(Int(viaSocket[100] * 1e6)) µs, p99 \(Int(viaSocket[198] * 1e6)) µs")
+    let ctlStart = MonotonicClock.now()
+    for _ in 0..<20 { let pid = spawn([binaries + "/cockpitctl", "nearest", "--at", "47.46,8.55", "--socket", liveSocket]); waitpid(pid, &status, 0) }
+    print("cockpitctl nearest (whole process, 20×): \(Int(MonotonicClock.now().seconds(since: ctlStart) / 20 * 1000)) ms each")
     kill(daemon, SIGTERM); waitpid(daemon, &status, 0)
     kill(gpsd, SIGTERM); waitpid(gpsd, &status, 0)
     close(sender)

@@ -206,14 +206,20 @@ public struct AirfieldFilter: Sendable, Equatable {
     public init() {}
 
     public func accepts(_ airfield: Airfield) -> Bool {
-        if let types, !types.contains(airfield.type) { return false }
-        if excludeHeliports && airfield.type == .heliport { return false }
-        if excludeSeaplaneBases && airfield.type == .seaplaneBase { return false }
+        accepts(type: airfield.type, longestRunwayFeet: airfield.longestRunwayFeet, longestHardRunwayFeet: airfield.longestHardRunwayFeet)
+    }
+
+    /// The same test on the raw columns (the nearest query's hot loop builds no Airfield values).
+    @inlinable
+    public func accepts(type: AirfieldType, longestRunwayFeet: Double?, longestHardRunwayFeet: Double?) -> Bool {
+        if let types, !types.contains(type) { return false }
+        if excludeHeliports && type == .heliport { return false }
+        if excludeSeaplaneBases && type == .seaplaneBase { return false }
         if hardSurfaceOnly {
-            guard let hard = airfield.longestHardRunwayFeet else { return false }
+            guard let hard = longestHardRunwayFeet else { return false }
             if let minimum = minimumRunwayFeet, hard < minimum { return false }
         } else if let minimum = minimumRunwayFeet {
-            guard let longest = airfield.longestRunwayFeet, longest >= minimum else { return false }
+            guard let longest = longestRunwayFeet, longest >= minimum else { return false }
         }
         return true
     }

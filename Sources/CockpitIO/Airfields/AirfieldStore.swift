@@ -32,16 +32,22 @@ public final class AirfieldStore {
     public init(path: String, verify: Bool = true) throws(Failure) {
         self.path = path
         do {
-            database = try SQLiteDatabase(path: path, mode: .readOnly)
+            // Immutable: the daemon never writes it, and a refresh renames a new file into place (then restart or
+            // reopen). This skips SQLite's per-statement locking and change check (≈ 15 µs each here).
+            database = try SQLiteDatabase(path: path, mode: .immutable)
+            // Memory-mapped reads: no system call per page (measured: a nearest query spent most of its time in pread),
+            // and only the pages a query touches become resident. A small page cache on top.
+            try database.execute("PRAGMA cache_size=-512")
+            // Check the whole file through the small page cache first (through mmap it would stay resident).
             if verify, let problem = database.integrityProblem() { throw Failure.corrupt(problem) }
+            try database.execute("PRAGMA mmap_size=67108864")
             var meta: [String: String] = [:]
             let metaQuery = try database.prepare("SELECT key, value FROM meta")
             while try metaQuery.step() { if let key = metaQuery.text(0) { meta[key] = metaQuery.text(1) } }
             self.meta = meta
             box = try database.prepare("""
-                SELECT a.id, a.lat_e6, a.lon_e6, a.type, a.longest_runway_ft, a.longest_surface, a.longest_hard_runway_ft
-                FROM airport_rtree r JOIN airport a ON a.id = r.id
-                WHERE r.min_lat <= ?2 AND r.max_lat >= ?1 AND r.min_lon <= ?4 AND r.max_lon >= ?3
+                SELECT id, lat_e6, lon_e6, type, longest_runway_ft, NULL, longest_hard_runway_ft FROM airport_rtree
+                WHERE min_lat <= ?2 AND max_lat >= ?1 AND min_lon <= ?4 AND max_lon >= ?3
                 """)
             row = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.id = ?")
             byIdent = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.ident = ? ORDER BY a.id LIMIT 1")
@@ -64,14 +70,20 @@ public final class AirfieldStore {
 
     struct Candidate {
         var id: Int64
-        var distanceMeters: Double
-        var bearingTrueDegrees: Double
+        var latitude: Double
+        var longitude: Double
+        /// Great-circle distance on the mean sphere: cheap, within 0.5 % of the ellipsoid.
+        var sphereMeters: Double
     }
+
+    /// Sphere and ellipsoid distances differ by less than this fraction (0.5 %, with margin).
+    static let sphereTolerance = 0.006
 
     /// The nearest airfields that pass the filter, nearest first, with WGS-84 distance and bearing, the magnetic bearing
     /// for `declinationDegrees`, and the time en route at `groundSpeedKnots`. The search box grows from 10 nm until it
-    /// holds enough answers (so a dense area costs a few rows, an empty ocean a few more queries), and copes with the
-    /// ±180° meridian and the poles.
+    /// surely holds the answer (a dense area costs a few rows, an empty ocean a few more queries), and copes with the
+    /// ±180° meridian and the poles. Candidates are ranked on the sphere; only those that could be among the nearest on
+    /// the ellipsoid get the exact (Vincenty) distance.
     public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter, declinationDegrees: Double?,
                         groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
         let limitMeters = filter.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
@@ -79,26 +91,37 @@ public final class AirfieldStore {
         var found: [Candidate] = []
         while true {
             found = try candidates(latitude: latitude, longitude: longitude, radiusNM: radiusNM, filter: filter)
-            found = found.filter { $0.distanceMeters <= limitMeters }
-            found.sort { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
-            // Everything within 0.99 × the box radius is certainly inside the box.
-            let sure = radiusNM * 0.99 * UnitConversions.metersPerNauticalMile
-            let confirmed = found.prefix { $0.distanceMeters <= sure }.count
+            found.sort { ($0.sphereMeters, $0.id) < ($1.sphereMeters, $1.id) }
+            // Everything within the box radius (less the sphere/ellipsoid margin) is certainly inside the box.
+            let sure = radiusNM * (0.99 - Self.sphereTolerance) * UnitConversions.metersPerNauticalMile
+            let confirmed = found.prefix { $0.sphereMeters <= sure }.count
             if confirmed >= filter.maximumCount || radiusNM >= filter.radiusNauticalMiles { break }
             radiusNM = min(radiusNM * 3, filter.radiusNauticalMiles)
         }
+        // Exact distances for every candidate that could be in the top N on the ellipsoid.
+        var exact: [(candidate: Candidate, inverse: Ellipsoid.Inverse)] = []
+        if !found.isEmpty {
+            let nth = found[min(filter.maximumCount, found.count) - 1].sphereMeters
+            let cutoff = nth * (1 + 2 * Self.sphereTolerance) + 1
+            for candidate in found where candidate.sphereMeters <= cutoff {
+                let inverse = Ellipsoid.inverse(latitude1: latitude, longitude1: longitude, latitude2: candidate.latitude,
+                                                longitude2: candidate.longitude)
+                if inverse.distanceMeters <= limitMeters { exact.append((candidate, inverse)) }
+            }
+        }
+        exact.sort { ($0.inverse.distanceMeters, $0.candidate.id) < ($1.inverse.distanceMeters, $1.candidate.id) }
         var results: [NearestAirfield] = []
-        for candidate in found.prefix(filter.maximumCount) {
+        for (candidate, inverse) in exact.prefix(filter.maximumCount) {
             guard let airfield = try airfield(id: candidate.id) else { continue }
-            let nm = candidate.distanceMeters / UnitConversions.metersPerNauticalMile
+            let nm = inverse.distanceMeters / UnitConversions.metersPerNauticalMile
             var magnetic: Double?
             if let declinationDegrees {
-                var value = candidate.bearingTrueDegrees - declinationDegrees
+                var value = inverse.initialBearingDegrees - declinationDegrees
                 if value < 0 { value += 360 } else if value >= 360 { value -= 360 }
                 magnetic = value
             }
             let ete = groundSpeedKnots.flatMap { $0 >= 5 ? nm / $0 * 3600 : nil }
-            results.append(NearestAirfield(airfield: airfield, distanceNauticalMiles: nm, bearingTrueDegrees: candidate.bearingTrueDegrees,
+            results.append(NearestAirfield(airfield: airfield, distanceNauticalMiles: nm, bearingTrueDegrees: inverse.initialBearingDegrees,
                                            bearingMagneticDegrees: magnetic, declinationDegrees: declinationDegrees,
                                            estimatedTimeEnRouteSeconds: ete))
         }
@@ -121,19 +144,17 @@ public final class AirfieldStore {
 
     func candidates(latitude: Double, longitude: Double, radiusNM: Double, filter: AirfieldFilter) throws(SQLiteDatabase.Failure) -> [Candidate] {
         var result: [Candidate] = []
+        result.reserveCapacity(64)
         for (south, north, west, east) in Self.boxes(latitude: latitude, longitude: longitude, radiusNM: radiusNM) {
             box.reset()
             box.bind(1, south); box.bind(2, north); box.bind(3, west); box.bind(4, east)
             while try box.step() {
                 guard let id = box.int64(0), let lat = AirfieldStorage.degrees(box.int64(1)), let lon = AirfieldStorage.degrees(box.int64(2)),
-                      let type = AirfieldStorage.type(box.int64(3)) else { continue }
-                let probe = Airfield(id: id, ident: "", name: "", type: type, latitudeDegrees: lat, longitudeDegrees: lon,
-                                     elevationFeet: nil, country: "", municipality: "", longestRunwayFeet: box.double(4),
-                                     longestRunwaySurface: AirfieldStorage.surface(box.int64(5)),
-                                     longestHardRunwayFeet: box.double(6), frequencies: [])
-                guard filter.accepts(probe) else { continue }
-                let inverse = Ellipsoid.inverse(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon)
-                result.append(Candidate(id: id, distanceMeters: inverse.distanceMeters, bearingTrueDegrees: inverse.initialBearingDegrees))
+                      let type = AirfieldStorage.type(box.int64(3)),
+                      filter.accepts(type: type, longestRunwayFeet: box.double(4), longestHardRunwayFeet: box.double(6)) else { continue }
+                result.append(Candidate(id: id, latitude: lat, longitude: lon,
+                                        sphereMeters: GreatCircle.distanceMeters(latitude1: latitude, longitude1: longitude,
+                                                                                 latitude2: lat, longitude2: lon)))
             }
         }
         return result

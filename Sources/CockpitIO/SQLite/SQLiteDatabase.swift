@@ -10,12 +10,35 @@ public final class SQLiteDatabase {
 
     let handle: OpaquePointer
 
-    public enum Mode { case readOnly, readWriteCreate }
+    public enum Mode {
+        case readOnly
+        /// Read-only, and promised not to change while open (SQLite `immutable=1`): no file locks and no change
+        /// checks per statement. Replace such a file by renaming a new one over it, then reopen.
+        case immutable
+        case readWriteCreate
+    }
 
     public init(path: String, mode: Mode) throws(Failure) {
         var pointer: OpaquePointer?
-        let flags = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let code = sqlite3_open_v2(path, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
+        var flags: Int32
+        var name = path
+        switch mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readWriteCreate: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable:
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            var escaped = ""
+            for character in path {
+                switch character {
+                case "%": escaped += "%25"
+                case "?": escaped += "%3F"
+                case "#": escaped += "%23"
+                default: escaped.append(character)
+                }
+            }
+            name = "file:" + escaped + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(name, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let pointer { sqlite3_close(pointer) }
