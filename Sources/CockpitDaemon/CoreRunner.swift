@@ -57,6 +57,12 @@ public final class CoreRunner {
         }
     }
 
+    /// Marks the end of the input (a replay's end of file, or shutdown).
+    public func finish() {
+        guard let time = lastInputTime ?? engine.now else { return }
+        apply(.endOfInput, at: time)
+    }
+
     /// The snapshot as of now (made fresh when snapshots are not being published).
     public var snapshot: StatusSnapshot { publishesSnapshots ? latest : engine.snapshot }
 
@@ -95,6 +101,8 @@ public final class CoreRunner {
             break   // already logged at warning level by the core; shown through the snapshot
         case .lookupAirfields(let lookup):
             pendingLookups.append(lookup)
+        case .flightTransition:
+            break   // logged by the core; in the snapshot and the replay summary
         }
     }
 }

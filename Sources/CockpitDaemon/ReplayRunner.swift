@@ -14,6 +14,7 @@ public struct ReplayOptions: Sendable {
     /// Hypoxia settings for the replay (a recording's own settings are used when it carries them).
     public var hypoxia: HypoxiaConfiguration?
     public var aircraft: AircraftProfile?
+    public var flightProfile: FlightProfile.Kind?
     /// The airfield database for nearest-airfield lookups during the replay.
     public var airfieldsPath: String?
 
@@ -55,6 +56,7 @@ public enum ReplayRunner {
         var configuration = source.coreConfiguration
         if let hypoxia = options.hypoxia, !(source is RecordingSource) { configuration.hypoxia = hypoxia }
         if let aircraft = options.aircraft { configuration.aircraft = aircraft }
+        if let kind = options.flightProfile { configuration.flightProfile = .profile(kind) }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
         if let path = options.airfieldsPath {
@@ -79,6 +81,7 @@ public enum ReplayRunner {
             do {
                 while let timed = try source.next() { runner.ingest(timed) }
             } catch { throw .read(error) }
+            runner.finish()
             runner.recorder?.close()
         }
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
@@ -184,7 +187,10 @@ final class ReplayPacer: @unchecked Sendable {
             runner.ingest(next)
             pending = try source.next()
         }
-        guard pending != nil else { return true }
+        guard pending != nil else {
+            runner.finish()
+            return true
+        }
         runner.advanceClock(to: target)
         return false
     }

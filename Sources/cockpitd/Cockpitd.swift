@@ -73,6 +73,9 @@ struct AirfieldOptions: ParsableArguments {
     @Option(name: .long, help: "Airfield database (built by `cockpitd airfields import`). Default: /var/lib/cockpit/airfields.sqlite, /usr/share/cockpit/airfields.sqlite or ./Data/airfields.sqlite, the first that exists.")
     var airfields: String?
 
+    @Option(name: .long, help: "Airborne-detection profile: powered, glider or paraglider (docs/flight-state.md).")
+    var profile: String = "powered"
+
     @Option(name: .long, help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet.")
     var minRunwayFeet: Double = 2_000
 
@@ -81,6 +84,7 @@ struct AirfieldOptions: ParsableArguments {
 
     func validate() throws {
         guard minRunwayFeet >= 0, minRunwayFeet <= 20_000 else { throw ValidationError("--min-runway-feet must be 0…20000") }
+        guard FlightProfile.Kind(rawValue: profile) != nil else { throw ValidationError("--profile must be powered, glider or paraglider") }
         if let airfields, access(airfields, R_OK) != 0 { throw ValidationError("--airfields \(airfields): cannot read the file") }
     }
 
@@ -90,7 +94,7 @@ struct AirfieldOptions: ParsableArguments {
             .first { access($0, R_OK) == 0 }
     }
 
-    var profile: AircraftProfile {
+    var aircraftProfile: AircraftProfile {
         var profile = AircraftProfile()
         profile.minimumRunwayFeet = minRunwayFeet
         profile.hardSurfaceRequired = hardSurfaceRequired
@@ -141,7 +145,8 @@ struct Run: ParsableCommand {
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
         options.baro = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
         options.core.hypoxia = hypoxia.configuration
-        options.core.aircraft = airfieldOptions.profile
+        options.core.aircraft = airfieldOptions.aircraftProfile
+        options.core.flightProfile = .profile(FlightProfile.Kind(rawValue: airfieldOptions.profile) ?? .powered)
         options.airfieldsPath = airfieldOptions.path
         let signals = SignalWaiter()
         let daemon: LiveDaemon
@@ -206,7 +211,8 @@ struct Replay: ParsableCommand {
                                     socketPath: speedValue.isFinite ? (socket ?? Defaults.socketPath) : nil,
                                     recordPath: record)
         options.hypoxia = hypoxia.configuration
-        options.aircraft = airfieldOptions.profile
+        options.aircraft = airfieldOptions.aircraftProfile
+        options.flightProfile = FlightProfile.Kind(rawValue: airfieldOptions.profile)
         options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")

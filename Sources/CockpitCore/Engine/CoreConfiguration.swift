@@ -8,6 +8,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var tickIntervalSeconds: Double = 1
     public var hypoxia = HypoxiaConfiguration()
     public var aircraft = AircraftProfile()
+    public var flightProfile = FlightProfile.profile(.powered)
 
     public init() {}
 }

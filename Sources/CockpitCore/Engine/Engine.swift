@@ -7,6 +7,7 @@ public struct Engine: Sendable {
     public private(set) var baro = BaroState()
     public private(set) var hypoxia = HypoxiaState()
     public private(set) var airfields = AirfieldsState()
+    public private(set) var flight = FlightState()
     public private(set) var now: MonotonicInstant?
     public private(set) var lastTickAt: MonotonicInstant?
     public private(set) var eventsHandled: Int64 = 0
@@ -27,6 +28,18 @@ public struct Engine: Sendable {
         switch event {
         case .gps(let report):
             gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+            if case .fix(let fix) = report, fix.hasValidPosition {
+                let nearest = airfields.last?.nearest.first
+                var height: Double?
+                var source = "speed only"
+                if let msl = fix.altitudeMSLMeters, let nearest, nearest.distanceNauticalMiles <= 5, let elevation = nearest.airfield.elevationFeet {
+                    height = UnitConversions.feet(fromMeters: msl) - elevation
+                    source = "nearest airfield elevation (\(nearest.airfield.ident))"
+                }
+                flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
+                              nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
+                              profile: configuration.flightProfile, effects: &effects)
+            }
         case .gpsSource(let sourceEvent):
             gps.apply(sourceEvent, at: at, effects: &effects)
         case .baro(let sample):
@@ -37,6 +50,8 @@ public struct Engine: Sendable {
             if !hypoxia.acknowledge(at: at, effects: &effects) {
                 effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
             }
+        case .endOfInput:
+            flight.inputEnded(effects: &effects)
         case .airfields(let update):
             airfields.apply(update, at: at)
         case .tick:
@@ -50,6 +65,7 @@ public struct Engine: Sendable {
                          cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
                          gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
                          configuration: configuration.hypoxia, effects: &effects)
+            if gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) == nil { flight.gpsUnavailable() }
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
             lastTickAt = at
@@ -66,6 +82,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, lastTickAt: lastTickAt)
     }
 }

@@ -9,6 +9,8 @@ public enum Event: Sendable, Equatable {
     case command(Command)
     /// The shell's answer to a `lookupAirfields` effect.
     case airfields(AirfieldsUpdate)
+    /// The input has ended (a replay reached the end of its file, or the daemon is stopping).
+    case endOfInput
     /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).
     case tick
 }
@@ -24,6 +26,8 @@ public enum Effect: Sendable, Equatable {
     case alert(Alert)
     /// Ask the shell to query the airfield database and answer with `.airfields`.
     case lookupAirfields(AirfieldLookup)
+    /// A takeoff or landing (also logged at notice level).
+    case flightTransition(FlightState.Transition)
 }
 
 public struct LogLine: Sendable, Equatable {

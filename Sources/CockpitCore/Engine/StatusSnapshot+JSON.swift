@@ -9,8 +9,7 @@ extension StatusSnapshot {
             "revision": .integer(revision),
             "gps": .object(gpsJSON),
             "baro": .object(baroJSON),
-            "flight": .object(["state": .string("unknown"), "available": .bool(false),
-                               "reason": .string("flight-state detection is not part of this build")]),
+            "flight": .object(flightJSON),
             "hypoxia": .object(hypoxiaJSON),
             "airfields": .object(airfieldsJSON),
             "traffic": .object(["available": .bool(false), "targets": .array([]),
@@ -52,6 +51,23 @@ extension StatusSnapshot {
             "reports": .integer(Int64(gps.reports)),
             "malformedReports": .integer(Int64(gps.malformedReports)),
             "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+
+    var flightJSON: JSONObject {
+        [
+            "available": .bool(true),
+            "state": .string(flight.phase.rawValue),
+            "airborne": .bool(flight.isAirborne),
+            "profile": .string(configuration.flightProfile.kind.rawValue),
+            "stateForSeconds": .number(flight.since.map { monotonic.seconds(since: $0) }, decimals: 0),
+            "gpsLost": .bool(flight.gpsLost),
+            "heightAboveGroundFeet": .number(flight.heightAboveGroundFeet, decimals: 0),
+            "heightSource": .string(flight.heightSource),
+            "lastTakeoff": flight.takeoffs.last.map { .object($0.json) } ?? .null,
+            "lastLanding": flight.landings.last.map { .object($0.json) } ?? .null,
+            "takeoffs": .integer(Int64(flight.takeoffs.count)),
+            "landings": .integer(Int64(flight.landings.count)),
         ]
     }
 
@@ -152,5 +168,12 @@ extension Airfield {
             "frequencies": .array(frequencies.map { .object(["kind": .string($0.kind.rawValue), "megahertz": .number($0.megahertz, decimals: 3),
                                                                "description": .string($0.description)]) }),
         ]
+    }
+}
+
+extension FlightState.Transition {
+    public var json: JSONObject {
+        ["utc": .optional(utc), "latitudeDegrees": .number(latitudeDegrees, decimals: 5),
+         "longitudeDegrees": .number(longitudeDegrees, decimals: 5), "nearestAirfield": .optional(nearestAirfield)]
     }
 }

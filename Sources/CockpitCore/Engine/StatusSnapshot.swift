@@ -9,6 +9,7 @@ public struct StatusSnapshot: Sendable {
     public let baro: BaroState
     public let hypoxia: HypoxiaState
     public let airfields: AirfieldsState
+    public let flight: FlightState
     public let lastTickAt: MonotonicInstant?
 
     public static let empty = Engine().snapshot

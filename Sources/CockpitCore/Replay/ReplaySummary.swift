@@ -22,8 +22,16 @@ public struct ReplaySummary: Sendable {
 
     public init() {}
 
+    public private(set) var takeoffs: [FlightState.Transition] = []
+    public private(set) var landings: [FlightState.Transition] = []
+
     public mutating func observe(_ effect: Effect) {
-        if case .alert(let alert) = effect { alerts.append(alert) }
+        switch effect {
+        case .alert(let alert): alerts.append(alert)
+        case .flightTransition(let transition):
+            if transition.kind == .takeoff { takeoffs.append(transition) } else { landings.append(transition) }
+        default: break
+        }
     }
 
     /// Called after each tick with the cabin altitude the core published for it.
@@ -63,8 +71,8 @@ public struct ReplaySummary: Sendable {
             if let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
-        case .airfields:
-            return   // derived from the database, not an input
+        case .airfields, .endOfInput:
+            return   // derived, not an input
         case .gpsSource, .baroSource, .command:
             otherEvents += 1
         }
@@ -94,8 +102,8 @@ public struct ReplaySummary: Sendable {
             "maxGpsAltitudeMSLFeet": .number(maxAltitudeMSLFeet, decimals: 0),
             "maxGpsAltitudeHAEFeet": .number(maxAltitudeHAEFeet, decimals: 0),
             "maxCabinAltitudeFeet": .number(maxCabinAltitudeFeet, decimals: 0),
-            "takeoffs": .null,
-            "landings": .null,
+            "takeoffs": .array(takeoffs.map { .object($0.json) }),
+            "landings": .array(landings.map { .object($0.json) }),
             "timeAbove10000FeetSeconds": .number(secondsAbove10000Feet, decimals: 0),
             "firstAbove10000FeetUTC": .optional(firstAbove10000FeetUTC),
             "hypoxiaAlerts": .array(alerts.map { alert in

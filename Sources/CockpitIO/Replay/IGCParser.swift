@@ -148,16 +148,14 @@ public enum IGCParser {
         let positive = intervals.filter { $0 > 0 }.sorted()
         let median = positive.isEmpty ? 1 : positive[positive.count / 2]
 
+        // Velocity comes from the valid fixes on either side: two each way for 1–2 s loggers (a 4 s baseline
+        // smooths GPS jitter, as a receiver's Doppler velocity would be smooth), one each way for slower loggers.
+        let reach = median <= 2 ? 2 : 1
+        let validIndices = bRecords.indices.filter { bRecords[$0].valid }
         var neighbours = [(before: Int, after: Int)](repeating: (0, 0), count: bRecords.count)
-        var lastValid: Int?
-        for index in bRecords.indices {
-            neighbours[index].before = bRecords[index].valid ? (lastValid ?? index) : index
-            if bRecords[index].valid { lastValid = index }
-        }
-        var nextValid: Int?
-        for index in bRecords.indices.reversed() {
-            neighbours[index].after = bRecords[index].valid ? (nextValid ?? index) : index
-            if bRecords[index].valid { nextValid = index }
+        for index in bRecords.indices { neighbours[index] = (index, index) }
+        for (position, index) in validIndices.enumerated() {
+            neighbours[index] = (validIndices[max(0, position - reach)], validIndices[min(validIndices.count - 1, position + reach)])
         }
         return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL,
                          invalidFixes: bRecords.filter { !$0.valid }.count, skippedLines: skipped,
