@@ -27,7 +27,7 @@ public enum WindParser {
     /// The wind from one or more reports (separated by newlines or `=`), preferring METAR over SPECI over TAF.
     /// Nil when no report has a usable wind group (e.g. `/////KT`).
     public static func bestWind(in text: String) -> Wind? {
-        let reports = text.split(whereSeparator: { $0 == "\n" || $0 == "=" }).map { String($0) }
+        let reports = text.split(whereSeparator: { $0.isNewline || $0 == "=" }).map { String($0) }
         let winds = reports.compactMap(parseReport)
         for source in [Wind.Source.metar, .speci, .taf] {
             if let wind = winds.first(where: { $0.source == source }) { return wind }

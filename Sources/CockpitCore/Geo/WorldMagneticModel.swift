@@ -17,7 +17,7 @@ public struct WorldMagneticModel: Sendable {
 
     /// Parses a .COF file: `epoch name date`, then `n m g h gdot hdot` lines, ended by a line of 9s.
     public init(cof text: String) throws(ParseError) {
-        var lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         guard !lines.isEmpty else { throw .empty }
         let header = lines.removeFirst()
         guard header.count >= 2, let epoch = Double(header[0]) else { throw .badHeader }
