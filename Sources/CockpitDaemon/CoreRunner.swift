@@ -19,6 +19,8 @@ public final class CoreRunner {
     public private(set) var lastInputTime: MonotonicInstant?
     /// Answers airfield lookups (nil: the status says no database is configured).
     public var airfields: AirfieldService?
+    /// Terrain and geoid under each fix (nil: height above ground falls back to airfields or speed).
+    public var terrain: TerrainService?
     private var pendingLookups: [AirfieldLookup] = []
 
     private var scheduler: TickScheduler
@@ -45,6 +47,9 @@ public final class CoreRunner {
         guard let event = decoder.decode(timed.input) else {
             inputsWithoutEvent += 1
             return
+        }
+        if case .gps(.fix(let fix)) = event, fix.hasValidPosition, let sample = terrain?.sample(for: fix) {
+            apply(.terrain(sample), at: timed.time)
         }
         apply(event, at: timed.time)
     }

@@ -17,6 +17,9 @@ public struct LiveOptions: Sendable {
     public var baroReadIntervalSeconds = 0.25
     /// The airfield database (nil: the status says none is configured).
     public var airfieldsPath: String?
+    /// SRTM .hgt tiles and the EGM96 GTX grid.
+    public var terrainDirectory: String?
+    public var geoidPath: String?
 
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
@@ -39,6 +42,7 @@ public final class LiveDaemon: Sendable {
         let runner = CoreRunner(configuration: options.core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
         runner.airfields = AirfieldService(path: options.airfieldsPath)
+        runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
         if let error = runner.airfields?.openError { logger.warning("\(error)") }
         if let path = options.recordPath {
             let header = RecordingFormat.Header(

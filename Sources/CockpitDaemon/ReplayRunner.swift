@@ -15,6 +15,8 @@ public struct ReplayOptions: Sendable {
     public var hypoxia: HypoxiaConfiguration?
     public var aircraft: AircraftProfile?
     public var flightProfile: FlightProfile.Kind?
+    public var terrainDirectory: String?
+    public var geoidPath: String?
     /// The airfield database for nearest-airfield lookups during the replay.
     public var airfieldsPath: String?
 
@@ -59,6 +61,9 @@ public enum ReplayRunner {
         if let kind = options.flightProfile { configuration.flightProfile = .profile(kind) }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
+        if options.terrainDirectory != nil || options.geoidPath != nil {
+            runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
+        }
         if let path = options.airfieldsPath {
             runner.airfields = AirfieldService(path: path)
             if let error = runner.airfields?.openError { logger.warning("\(error)") }

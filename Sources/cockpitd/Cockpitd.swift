@@ -76,6 +76,12 @@ struct AirfieldOptions: ParsableArguments {
     @Option(name: .long, help: "Airborne-detection profile: powered, glider or paraglider (docs/flight-state.md).")
     var profile: String = "powered"
 
+    @Option(name: .long, help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).")
+    var terrain: String?
+
+    @Option(name: .long, help: "EGM96 geoid grid (GTX, e.g. /usr/share/proj/egm96_15.gtx) for receivers that report only ellipsoid height.")
+    var geoid: String?
+
     @Option(name: .long, help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet.")
     var minRunwayFeet: Double = 2_000
 
@@ -148,6 +154,8 @@ struct Run: ParsableCommand {
         options.core.aircraft = airfieldOptions.aircraftProfile
         options.core.flightProfile = .profile(FlightProfile.Kind(rawValue: airfieldOptions.profile) ?? .powered)
         options.airfieldsPath = airfieldOptions.path
+        options.terrainDirectory = airfieldOptions.terrain
+        options.geoidPath = airfieldOptions.geoid
         let signals = SignalWaiter()
         let daemon: LiveDaemon
         do {
@@ -213,6 +221,8 @@ struct Replay: ParsableCommand {
         options.hypoxia = hypoxia.configuration
         options.aircraft = airfieldOptions.aircraftProfile
         options.flightProfile = FlightProfile.Kind(rawValue: airfieldOptions.profile)
+        options.terrainDirectory = airfieldOptions.terrain
+        options.geoidPath = airfieldOptions.geoid
         options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")

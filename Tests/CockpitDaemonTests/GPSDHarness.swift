@@ -1,6 +1,10 @@
 import Glibc
+import Synchronization
 import CockpitCore
 import CockpitIO
+
+/// Distinct loopback ports for every gpsd a test process starts (suites run in parallel).
+let nextTestPort = Mutex<UInt16>(UInt16(21_000 + Int(getpid() % 900) * 40))
 
 /// Debian's real gpsd, reading NMEA from a UDP port on loopback (installed by Scripts/setup.sh).
 final class RealGPSD {
@@ -10,7 +14,10 @@ final class RealGPSD {
     private let sender: Int32
 
     init() {
-        let base = UInt16(20_000 + Int(getpid() % 2000) * 10 + Int.random(in: 0..<5) * 2)
+        let base = nextTestPort.withLock { port -> UInt16 in
+            defer { port += 2 }
+            return port
+        }
         udpPort = base
         gpsdPort = base + 1
         sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)

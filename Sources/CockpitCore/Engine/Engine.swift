@@ -8,6 +8,8 @@ public struct Engine: Sendable {
     public private(set) var hypoxia = HypoxiaState()
     public private(set) var airfields = AirfieldsState()
     public private(set) var flight = FlightState()
+    /// The terrain under the next fix, when the shell has looked it up.
+    private var terrain: TerrainSample?
     public private(set) var now: MonotonicInstant?
     public private(set) var lastTickAt: MonotonicInstant?
     public private(set) var eventsHandled: Int64 = 0
@@ -30,12 +32,8 @@ public struct Engine: Sendable {
             gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
             if case .fix(let fix) = report, fix.hasValidPosition {
                 let nearest = airfields.last?.nearest.first
-                var height: Double?
-                var source = "speed only"
-                if let msl = fix.altitudeMSLMeters, let nearest, nearest.distanceNauticalMiles <= 5, let elevation = nearest.airfield.elevationFeet {
-                    height = UnitConversions.feet(fromMeters: msl) - elevation
-                    source = "nearest airfield elevation (\(nearest.airfield.ident))"
-                }
+                let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
+                terrain = nil
                 flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
                               nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
                               profile: configuration.flightProfile, effects: &effects)
@@ -50,6 +48,9 @@ public struct Engine: Sendable {
             if !hypoxia.acknowledge(at: at, effects: &effects) {
                 effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
             }
+        case .terrain(let sample):
+            terrain = sample
+            revision -= 1   // not a change a reader would see by itself
         case .endOfInput:
             flight.inputEnded(effects: &effects)
         case .airfields(let update):

@@ -9,6 +9,8 @@ public enum Event: Sendable, Equatable {
     case command(Command)
     /// The shell's answer to a `lookupAirfields` effect.
     case airfields(AirfieldsUpdate)
+    /// Terrain under the position of the GPS fix that follows (looked up by the shell from SRTM tiles and the geoid).
+    case terrain(TerrainSample)
     /// The input has ended (a replay reached the end of its file, or the daemon is stopping).
     case endOfInput
     /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).

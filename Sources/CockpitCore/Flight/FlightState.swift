@@ -1,3 +1,19 @@
+/// Terrain (and geoid) under one position, as the shell found it.
+public struct TerrainSample: Sendable, Equatable {
+    public var latitudeDegrees: Double
+    public var longitudeDegrees: Double
+    /// SRTM height above the EGM96 geoid; nil when no tile covers the point or it is a void.
+    public var elevationMeters: Double?
+    /// EGM96 undulation N (h_MSL = h_HAE − N); nil without a geoid grid.
+    public var geoidSeparationMeters: Double?
+    public init(latitudeDegrees: Double, longitudeDegrees: Double, elevationMeters: Double?, geoidSeparationMeters: Double?) {
+        self.latitudeDegrees = latitudeDegrees
+        self.longitudeDegrees = longitudeDegrees
+        self.elevationMeters = elevationMeters
+        self.geoidSeparationMeters = geoidSeparationMeters
+    }
+}
+
 /// Airborne detection: on ground → taking off → airborne → landing roll → on ground.
 ///
 /// - A takeoff is confirmed when the airborne speed (or vertical speed, for paragliders) has been held for the hold

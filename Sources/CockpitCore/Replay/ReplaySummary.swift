@@ -71,7 +71,7 @@ public struct ReplaySummary: Sendable {
             if let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
-        case .airfields, .endOfInput:
+        case .airfields, .endOfInput, .terrain:
             return   // derived, not an input
         case .gpsSource, .baroSource, .command:
             otherEvents += 1

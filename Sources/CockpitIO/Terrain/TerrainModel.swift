@@ -1,0 +1,118 @@
+/// SRTM terrain from `.hgt` tiles in a directory: big-endian int16 metres above the EGM96 geoid, 1201² (3″) or 3601²
+/// (1″) posts, named after the south-west corner (`N19W156.hgt`), rows north to south, edge posts shared with the
+/// neighbours, −32768 = void. Tiles are memory-mapped on demand and kept in a small LRU (`maximumTiles`), so only the
+/// tiles the flight needs — and only the parts of them it reads — use memory.
+public final class TerrainModel {
+    public static let void: Int16 = -32_768
+
+    public let directory: String
+    public let maximumTiles: Int
+    private var tiles: [TileKey: Tile?] = [:]
+    private var recent: [TileKey] = []
+    public private(set) var tilesLoaded = 0
+
+    struct TileKey: Hashable { var south: Int; var west: Int }
+
+    final class Tile {
+        let file: MappedFile
+        let size: Int
+        init?(file: MappedFile) {
+            switch file.count {
+            case 1201 * 1201 * 2: size = 1201
+            case 3601 * 3601 * 2: size = 3601
+            default: return nil
+            }
+            self.file = file
+        }
+        @inline(__always) func post(row: Int, column: Int) -> Int16 { file.bigEndianInt16(at: (row * size + column) * 2) }
+    }
+
+    public init(directory: String, maximumTiles: Int = 4) {
+        self.directory = directory
+        self.maximumTiles = max(1, maximumTiles)
+    }
+
+    public static func tileName(south: Int, west: Int) -> String {
+        let ns = south >= 0 ? "N" : "S", ew = west >= 0 ? "E" : "W"
+        let lat = String(abs(south)), lon = String(abs(west))
+        return ns + String(repeating: "0", count: 2 - lat.count) + lat + ew + String(repeating: "0", count: 3 - lon.count) + lon + ".hgt"
+    }
+
+    /// Terrain height above the EGM96 geoid (≈ MSL) in metres by bilinear interpolation of the four surrounding posts;
+    /// nil when no tile covers the point or any of the four posts is a void (unknown is never 0 m).
+    public func elevationMeters(latitude: Double, longitude: Double) -> Double? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) < 90 else { return nil }
+        var lon = longitude.truncatingRemainder(dividingBy: 360)
+        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        let south = Int(latitude.rounded(.down)), west = Int(lon.rounded(.down))
+        guard let tile = tile(TileKey(south: south, west: west)) else { return nil }
+        let span = Double(tile.size - 1)
+        let y = (Double(south + 1) - latitude) * span          // rows from the north edge
+        let x = (lon - Double(west)) * span                     // columns from the west edge
+        let row = min(Int(y), tile.size - 2), column = min(Int(x), tile.size - 2)
+        let fy = y - Double(row), fx = x - Double(column)
+        let a = tile.post(row: row, column: column), b = tile.post(row: row, column: column + 1)
+        let c = tile.post(row: row + 1, column: column), d = tile.post(row: row + 1, column: column + 1)
+        guard a != Self.void, b != Self.void, c != Self.void, d != Self.void else { return nil }
+        let top = Double(a) * (1 - fx) + Double(b) * fx
+        let bottom = Double(c) * (1 - fx) + Double(d) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    private func tile(_ key: TileKey) -> Tile? {
+        if let cached = tiles[key] {
+            if let index = recent.firstIndex(of: key), index != recent.count - 1 { recent.remove(at: index); recent.append(key) }
+            return cached
+        }
+        let path = directory + "/" + Self.tileName(south: key.south, west: key.west)
+        let loaded = MappedFile(path: path).flatMap(Tile.init(file:))
+        if loaded != nil { tilesLoaded += 1 }
+        tiles[key] = loaded
+        recent.append(key)
+        while recent.count > maximumTiles {   // absent tiles are remembered too (no repeated open() per fix)
+            tiles[recent.removeFirst()] = nil
+        }
+        return loaded
+    }
+
+    public var tilesInMemory: Int { tiles.values.filter { $0 != nil }.count }
+}
+
+/// The EGM96 geoid undulation from a GTX grid (PROJ's `egm96_15.gtx`): N such that h_MSL = h_ellipsoid − N.
+public final class GeoidModel {
+    private let file: MappedFile
+    let south: Double, west: Double, deltaLatitude: Double, deltaLongitude: Double
+    let rows: Int, columns: Int
+
+    public init?(path: String) {
+        guard let file = MappedFile(path: path), file.count >= 40 else { return nil }
+        south = file.bigEndianFloat64(at: 0)
+        west = file.bigEndianFloat64(at: 8)
+        deltaLatitude = file.bigEndianFloat64(at: 16)
+        deltaLongitude = file.bigEndianFloat64(at: 24)
+        rows = Int(Int32(bitPattern: file.bigEndianUInt32(at: 32)))
+        columns = Int(Int32(bitPattern: file.bigEndianUInt32(at: 36)))
+        guard rows > 1, columns > 1, deltaLatitude > 0, deltaLongitude > 0, file.count >= 40 + rows * columns * 4 else { return nil }
+        self.file = file
+    }
+
+    func value(row: Int, column: Int) -> Double {
+        let wrapped = ((column % columns) + columns) % columns
+        let clampedRow = max(0, min(rows - 1, row))
+        return Double(Float(bitPattern: file.bigEndianUInt32(at: 40 + (clampedRow * columns + wrapped) * 4)))
+    }
+
+    /// Bilinear undulation in metres (longitudes wrap; there is no duplicate 180° column).
+    public func undulationMeters(latitude: Double, longitude: Double) -> Double {
+        let y = (latitude - south) / deltaLatitude
+        var x = (longitude - west) / deltaLongitude
+        let period = Double(columns)
+        x = x.truncatingRemainder(dividingBy: period)
+        if x < 0 { x += period }
+        let row = Int(y.rounded(.down)), column = Int(x.rounded(.down))
+        let fy = y - Double(row), fx = x - Double(column)
+        let a = value(row: row, column: column), b = value(row: row, column: column + 1)
+        let c = value(row: row + 1, column: column), d = value(row: row + 1, column: column + 1)
+        return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    }
+}
