@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
+bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
 swift test -Xswiftc -warnings-as-errors

@@ -18,6 +18,8 @@ public final class DaemonHost: @unchecked Sendable {
     public private(set) var gpsLatency = LatencyRecorder()
     /// The time the status is "as of" (live: the monotonic clock; replay: the replay timeline).
     private let now: () -> MonotonicInstant
+    /// Who may send mutating requests (nil: anyone who can connect — replays on a bench).
+    public var authorization: ControlAuthorization?
 
     public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -67,6 +69,12 @@ public final class DaemonHost: @unchecked Sendable {
 
     func execute(_ command: Command, credentials: PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure> {
         loop.preconditionInEventLoop()
+        if let authorization, !authorization.mayMutate(credentials) {
+            let who = credentials.map { "uid \($0.uid) gid \($0.gid) pid \($0.pid)" } ?? "unknown peer"
+            logger.warning("refused \(command.rawValue) from \(who): not root or in group \(authorization.groupName)")
+            return .failure(ControlProtocol.Failure(code: "permission-denied",
+                                                    message: "\(command.rawValue) needs root or membership of group \(authorization.groupName)"))
+        }
         let before = runner.engine.hypoxia.acknowledgedUntil
         runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
         switch command {

@@ -1,6 +1,7 @@
 public import CockpitCore
 public import CockpitIO
 public import Logging
+import Glibc
 import NIOCore
 
 public struct LiveOptions: Sendable {
@@ -20,6 +21,9 @@ public struct LiveOptions: Sendable {
     /// SRTM .hgt tiles and the EGM96 GTX grid.
     public var terrainDirectory: String?
     public var geoidPath: String?
+    /// Group allowed to send mutating requests (with root), and the socket's mode.
+    public var controlGroup = "cockpit"
+    public var socketMode: UInt32 = 0o660
 
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
@@ -59,6 +63,7 @@ public final class LiveDaemon: Sendable {
         }
         let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
                               logger: logger, now: { MonotonicClock.now() })
+        host.authorization = ControlAuthorization(groupName: options.controlGroup)
         self.host = host
         let submitLive: @Sendable (RawInput) -> Void = { input in
             let time = MonotonicClock.now()
@@ -76,16 +81,50 @@ public final class LiveDaemon: Sendable {
         }
     }
 
-    /// Opens the socket and starts the heartbeat. Returns once the daemon is ready to serve.
-    public func start() throws(ControlServer.StartError) {
+    /// Opens the socket and starts the heartbeat and the sources, then tells systemd READY=1. The watchdog is pinged
+    /// from the heartbeat on the event loop — so the pings stop when the core stops processing.
+    public func start(notifier: SystemdNotifier = SystemdNotifier()) throws(ControlServer.StartError) {
         let host = self.host
-        try host.startControl(path: options.socketPath)
+        var limits = ControlServer.Limits()
+        limits.socketMode = options.socketMode
+        try host.startControl(path: options.socketPath, limits: limits)
+        let state = HeartbeatState()
         host.loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
-            host.runner.advanceClock(to: MonotonicClock.now())
+            let now = MonotonicClock.now()
+            host.runner.advanceClock(to: now)
+            if let interval = notifier.watchdogIntervalSeconds, now.seconds(since: state.lastWatchdog) >= interval {
+                state.lastWatchdog = now
+                notifier.watchdog()
+            }
+            if now.seconds(since: state.lastStatus) >= 5 {
+                state.lastStatus = now
+                notifier.status(LiveDaemon.oneLineStatus(host.runner.snapshot))
+            }
         }
         host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
         gpsSource?.start()
         baroSource?.start()
+        try? host.onLoop { notifier.ready(status: LiveDaemon.oneLineStatus(host.runner.snapshot)) }
+        if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
+    }
+
+    /// Confined to the loop.
+    final class HeartbeatState: @unchecked Sendable {
+        var lastWatchdog = MonotonicInstant.zero
+        var lastStatus = MonotonicInstant.zero
+    }
+
+    /// The one line systemd shows in `systemctl status`.
+    public static func oneLineStatus(_ snapshot: StatusSnapshot) -> String {
+        let gps = snapshot.gpsValidity == .valid ? "GPS \(snapshot.gps.lastPositionFix?.mode.name ?? "?")" : "GPS \(snapshot.gpsValidity.rawValue)"
+        let cabin = snapshot.cabinAltitudeFeet.map { "cabin \(Int($0)) ft" } ?? "cabin unknown"
+        let hypoxia = snapshot.hypoxia.isSounding(at: snapshot.monotonic) ? ", CHECK OXYGEN" : ""
+        return "\(gps), \(cabin), \(snapshot.flight.phase.rawValue)\(hypoxia)"
+    }
+
+    /// For tests of the watchdog only: blocks the event loop (a wedged core) for `seconds`.
+    public func stallCoreForTesting(seconds: UInt32) {
+        host.loop.execute { sleep(seconds) }
     }
 
     /// Feeds an input from an adapter thread; it is applied on the loop, in arrival order.

@@ -1,0 +1,104 @@
+/// The daemon's configuration file (`/etc/cockpit/cockpitd.conf`): `key = value` lines, `#` comments. Every key is the
+/// name of a `cockpitd run` option, so the file and the command line mean the same thing (the command line wins).
+public enum ConfigFile {
+    public enum Kind: Sendable { case value, flag }
+
+    /// The keys the daemon understands, and whether they take a value or are yes/no switches.
+    public static let keys: [String: Kind] = [
+        "socket": .value, "socket-mode": .value, "control-group": .value, "gpsd": .value, "baro": .value, "i2c-bus": .value,
+        "baro-address": .value, "record": .value, "record-limit-mib": .value, "log-level": .value, "rules": .value,
+        "hypoxia-alert-percent": .value, "hypoxia-gps-fallback": .flag, "no-hypoxia-alerts": .flag, "airfields": .value,
+        "min-runway-feet": .value, "hard-surface-required": .flag, "profile": .value, "terrain": .value, "geoid": .value,
+    ]
+
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: String
+        public var line: Int
+    }
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var path: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(path):\(line): \(message)" }
+        public init(path: String, line: Int, message: String) {
+            self.path = path
+            self.line = line
+            self.message = message
+        }
+    }
+
+    public static func parse(_ text: String, path: String) throws(Problem) -> [Entry] {
+        var entries: [Entry] = []
+        var seen: [String: Int] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var line = Substring(raw)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let trimmed = line.trimmingWhitespace
+            guard !trimmed.isEmpty else { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw Problem(path: path, line: number, message: "expected `key = value`, found \"\(trimmed)\"")
+            }
+            let key = trimmed[..<equals].trimmingWhitespace
+            var value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+            guard let kind = keys[key] else {
+                let suggestion = keys.keys.min { distance($0, key) < distance($1, key) }.map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw Problem(path: path, line: number, message: "unknown key \"\(key)\"\(suggestion)")
+            }
+            if let previous = seen[key] {
+                throw Problem(path: path, line: number, message: "\"\(key)\" is already set on line \(previous)")
+            }
+            seen[key] = number
+            if kind == .flag {
+                guard ["yes", "no", "true", "false", "on", "off"].contains(value.lowercased()) else {
+                    throw Problem(path: path, line: number, message: "\"\(key)\" takes yes or no, not \"\(value)\"")
+                }
+            } else if value.isEmpty {
+                throw Problem(path: path, line: number, message: "\"\(key)\" needs a value")
+            }
+            entries.append(Entry(key: key, value: value, line: number))
+        }
+        return entries
+    }
+
+    /// The entries as command-line arguments (`--key value`, or `--key` for a switch that is on).
+    public static func arguments(_ entries: [Entry]) -> [String] {
+        entries.flatMap { entry -> [String] in
+            if keys[entry.key] == .flag {
+                return ["yes", "true", "on"].contains(entry.value.lowercased()) ? ["--" + entry.key] : []
+            }
+            return ["--" + entry.key, entry.value]
+        }
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}
+
+extension Substring {
+    var trimmingWhitespace: String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return String(text)
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String { Substring(self).trimmingWhitespace }
+}

@@ -1,0 +1,182 @@
+import Glibc
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+/// Starts a program with exactly the given extra environment (plus PATH).
+func startProcess(_ path: String, _ arguments: [String], environment: [String: String]) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var env = environment.map { "\($0.key)=\($0.value)" }
+    if let pathVariable = getenv("PATH") { env.append("PATH=" + String(cString: pathVariable)) }
+    let envp = env.map { strdup($0) } + [nil]
+    defer { envp.forEach { free($0) } }
+    var pid: pid_t = 0
+    _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, envp) }
+    return pid
+}
+
+@Suite("systemd integration", .serialized)
+struct SystemdNotifyTests {
+    /// A datagram socket standing in for systemd's notify socket.
+    final class NotifyListener {
+        let path = temporaryPath(".notify")
+        let fd: Int32
+        init() {
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+        deinit { close(fd); unlink(path) }
+
+        /// Messages received within `seconds`.
+        func collect(for seconds: Double) -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let end = MonotonicClock.now().adding(seconds: seconds)
+            while MonotonicClock.now() < end {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count > 0 { messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
+            }
+            return messages
+        }
+    }
+
+    @Test func readyStatusAndWatchdogPingsThatStopWhenTheCoreIsStalled() throws {
+        let listener = NotifyListener()
+        let socket = temporaryPath(".sock")
+        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none",
+                                                   "--debug-allow-stall"],
+                               environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"])
+        defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0); unlink(socket) }   // it is wedged on purpose
+        let start = listener.collect(for: 2.5)
+        let ready = try #require(start.first { $0.contains("READY=1") })
+        #expect(ready.contains("STATUS=GPS absent, cabin unknown"))
+        // The control socket is open before READY=1.
+        #expect(access(socket, F_OK) == 0)
+        let pings = start.filter { $0 == "WATCHDOG=1" }.count
+        #expect(pings >= 3, "\(pings) watchdog pings in 2.5 s with WATCHDOG_USEC=1 s")
+        kill(pid, SIGUSR2)   // wedge the event loop for 10 s
+        usleep(300_000)
+        let stalled = listener.collect(for: 2.0)
+        #expect(stalled.filter { $0 == "WATCHDOG=1" }.isEmpty, "pings continued while the core was stalled: \(stalled)")
+    }
+
+    @Test func noNotifySocketMeansNoNotifications() {
+        let notifier = SystemdNotifier(environment: { _ in nil })
+        #expect(!notifier.isActive)
+        #expect(notifier.watchdogIntervalSeconds == nil)
+        #expect(!notifier.notify("READY=1"))
+        let other = SystemdNotifier(environment: { $0 == "WATCHDOG_USEC" ? "10000000" : $0 == "WATCHDOG_PID" ? "1" : nil })
+        #expect(other.watchdogIntervalSeconds == nil, "a watchdog meant for another process is not ours")
+    }
+}
+
+@Suite("Control socket privileges", .serialized)
+struct ControlPrivilegeTests {
+    @Test func unprivilegedPeersMayReadButNotMutate() throws {
+        guard getuid() == 0, access("/usr/bin/setpriv", X_OK) == 0 else { return }   // needs root to become nobody
+        let socket = "/tmp/cockpitd-test-\(getpid())-priv.sock"
+        var options = LiveOptions(socketPath: socket, gpsd: nil)
+        options.socketMode = 0o666
+        options.controlGroup = "cockpit-test-no-such-group"
+        let daemon = try LiveDaemon(options: options, logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", Binaries.cockpitctl]
+        // The binary lives under a root-owned build directory that nobody can read? Copy it somewhere readable first.
+        let copy = "/tmp/cockpitd-test-\(getpid())-cockpitctl"
+        defer { unlink(copy) }
+        #expect(runProcess("/bin/cp", [Binaries.cockpitctl, copy]).status == 0)
+        chmod(copy, 0o755)
+        let read = runProcess(asNobody[0], Array(asNobody[1..<4]) + [copy, "status", "--json", "--socket", socket])
+        #expect(read.status == 0, "status as nobody: \(read.stderr)")
+        let mutate = runProcess(asNobody[0], Array(asNobody[1..<4]) + [copy, "hypoxia", "ack", "--socket", socket])
+        #expect(mutate.status == 4)
+        #expect(mutate.stderr.contains("permission-denied"))
+        #expect(mutate.stderr.contains("needs root or membership of group cockpit-test-no-such-group"))
+        let asRoot = runProcess(Binaries.cockpitctl, ["hypoxia", "ack", "--json", "--socket", socket])
+        #expect(asRoot.status == 0)
+        #expect(asRoot.stdout.contains("\"acknowledged\":false"))
+    }
+}
+
+@Suite("Configuration and installation")
+struct ConfigurationTests {
+    func write(_ text: String) -> String {
+        let path = temporaryPath(".conf")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(text.utf8).withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        return path
+    }
+
+    @Test func checkConfigOnGoodAndBadFiles() {
+        let repository = Fixtures.directory + "/../.."
+        let shipped = runProcess(Binaries.cockpitd, ["--check-config", "--config", repository + "/Systemd/cockpitd.conf"])
+        #expect(shipped.status == 0, "\(shipped.stderr)")
+        #expect(shipped.stdout.contains("configuration OK"))
+        let good = write("socket = /tmp/x.sock\ngpsd = none # comment\nrules = easa\nhypoxia-gps-fallback = yes\n")
+        defer { unlink(good) }
+        let ok = runProcess(Binaries.cockpitd, ["--check-config", "--config", good])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("rules = easa") && ok.stdout.contains("hypoxia-gps-fallback = yes"))
+        // The command line wins over the file.
+        #expect(runProcess(Binaries.cockpitd, ["--check-config", "--config", good, "--rules", "faa"]).stdout.contains("rules = faa"))
+        for (text, expected) in [("socket = /tmp/x\ngspd = localhost\n", ":2: unknown key \"gspd\" (did you mean \"gpsd\"?)"),
+                                 ("\n\nrules = icao\n", ":3: rules: --rules must be faa or easa"),
+                                 ("hypoxia-alert-percent = 80\n", ":1: hypoxia-alert-percent:"),
+                                 ("gpsd\n", ":1: expected `key = value`"),
+                                 ("gpsd = a\ngpsd = b\n", ":2: \"gpsd\" is already set on line 1"),
+                                 ("hard-surface-required = maybe\n", ":1: \"hard-surface-required\" takes yes or no")] {
+            let path = write(text)
+            defer { unlink(path) }
+            let result = runProcess(Binaries.cockpitd, ["--check-config", "--config", path])
+            #expect(result.status == 1, "\(text)")
+            #expect(result.stderr.contains(path + expected), "\(result.stderr)")
+        }
+    }
+
+    @Test func installIntoAScratchRootPutsEveryFileWhereTheDocsSay() throws {
+        let root = temporaryPath("-root")
+        defer { _ = runProcess("/bin/rm", ["-rf", root]) }
+        let repository = Fixtures.directory + "/../.."
+        let binDirectory = String(Binaries.cockpitd.dropLast("/cockpitd".count))
+        let install = runProcess("/bin/bash", [repository + "/Scripts/install.sh", "--no-build"],
+                                 environment: ["DESTDIR": root, "BIN_DIR": binDirectory])
+        #expect(install.status == 0, "\(install.stderr)")
+        for file in ["/usr/bin/cockpitd", "/usr/bin/cockpitctl", "/usr/lib/systemd/system/cockpitd.service",
+                     "/usr/lib/sysusers.d/cockpit.conf", "/usr/lib/tmpfiles.d/cockpit.conf", "/etc/cockpit/cockpitd.conf",
+                     "/usr/share/cockpit/airfields.sqlite", "/usr/share/cockpit/WMM2025.COF", "/usr/share/doc/cockpitd/README.md"] {
+            #expect(access(root + file, F_OK) == 0, "missing \(file)")
+        }
+        #expect(access(root + "/usr/bin/cockpitd", X_OK) == 0)
+        // A second install keeps the administrator's configuration.
+        let edited = root + "/etc/cockpit/cockpitd.conf"
+        let fd = open(edited, O_WRONLY | O_APPEND)
+        _ = Array("rules = easa\n".utf8).withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        #expect(runProcess("/bin/bash", [repository + "/Scripts/install.sh", "--no-build"], environment: ["DESTDIR": root, "BIN_DIR": binDirectory]).status == 0)
+        #expect(readFile(edited).contains("rules = easa"))
+        #expect(access(root + "/etc/cockpit/cockpitd.conf.default", F_OK) == 0)
+        // Uninstall keeps user data unless asked.
+        mkdir(root + "/var", 0o755); mkdir(root + "/var/lib", 0o755); mkdir(root + "/var/lib/cockpit", 0o750)
+        #expect(runProcess("/bin/bash", [repository + "/Scripts/uninstall.sh"], environment: ["DESTDIR": root]).status == 0)
+        #expect(access(root + "/usr/bin/cockpitd", F_OK) != 0)
+        #expect(access(root + "/var/lib/cockpit", F_OK) == 0 && access(root + "/etc/cockpit/cockpitd.conf", F_OK) == 0)
+        #expect(runProcess("/bin/bash", [repository + "/Scripts/uninstall.sh", "--purge"], environment: ["DESTDIR": root]).status == 0)
+        #expect(access(root + "/var/lib/cockpit", F_OK) != 0)
+    }
+}
