@@ -28,9 +28,7 @@ public enum StatusPanel {
             }
             return text
         })
-        lines.append(sectionLine("TRAFFIC", status["traffic"]) { section in
-            "\(section["targets"]?.arrayValue?.count ?? 0) targets"
-        })
+        lines.append(sectionLine("TRAFFIC", status["traffic"]) { TrafficText.line($0) })
         if let recording = daemon?["recording"], recording != .null {
             let active = recording["active"]?.boolValue == true
             let events = recording["events"].map(text) ?? "?"

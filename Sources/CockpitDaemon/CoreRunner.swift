@@ -21,6 +21,8 @@ public final class CoreRunner {
     public var airfields: AirfieldService?
     /// Terrain and geoid under each fix (nil: height above ground falls back to airfields or speed).
     public var terrain: TerrainService?
+    /// Where own traffic reports go (nil: nowhere).
+    public var trafficSender: TrafficSender?
     private var pendingLookups: [AirfieldLookup] = []
 
     private var scheduler: TickScheduler
@@ -108,6 +110,8 @@ public final class CoreRunner {
             pendingLookups.append(lookup)
         case .flightTransition:
             break   // logged by the core; in the snapshot and the replay summary
+        case .sendDatagram(let payload):
+            trafficSender?.send(payload)
         }
     }
 }

@@ -21,6 +21,10 @@ public struct LiveOptions: Sendable {
     /// SRTM .hgt tiles and the EGM96 GTX grid.
     public var terrainDirectory: String?
     public var geoidPath: String?
+    /// Traffic: destinations for own reports, the UDP port to listen on (nil: not listening), the tag key.
+    public var trafficDestinations: [TrafficSender.Destination] = []
+    public var trafficPort: Int?
+    public var trafficKey: [UInt8]?
     /// Group allowed to send mutating requests (with root), and the socket's mode.
     public var controlGroup = "cockpit"
     public var socketMode: UInt32 = 0o660
@@ -40,6 +44,7 @@ public final class LiveDaemon: Sendable {
     public let options: LiveOptions
     private let gpsSource: GPSDSource?
     private let baroSource: BaroSource?
+    private let trafficReceiver: TrafficReceiver?
 
     public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
         self.options = options
@@ -47,6 +52,12 @@ public final class LiveDaemon: Sendable {
         runner.flushesRecorderOnTick = true
         runner.airfields = AirfieldService(path: options.airfieldsPath)
         runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
+        let authenticator = options.trafficKey.flatMap(TrafficAuthenticator.init(keyBytes:))
+        runner.decoder.trafficAuthenticator = authenticator
+        if !options.trafficDestinations.isEmpty {
+            runner.trafficSender = TrafficSender(destinations: options.trafficDestinations, authenticator: authenticator)
+        }
+        trafficReceiver = options.trafficPort.map(TrafficReceiver.init(port:))
         if let error = runner.airfields?.openError { logger.warning("\(error)") }
         if let path = options.recordPath {
             let header = RecordingFormat.Header(
@@ -104,6 +115,15 @@ public final class LiveDaemon: Sendable {
         host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
         gpsSource?.start()
         baroSource?.start()
+        if let trafficReceiver {
+            do {
+                try trafficReceiver.start(loop: host.loop) { bytes, from in
+                    host.ingestLive(TimedInput(time: MonotonicClock.now(), input: .datagram(bytes: bytes, from: from)))
+                }
+            } catch {
+                host.logger.error("traffic: cannot listen on UDP port \(trafficReceiver.port): \(error); continuing without receiving")
+            }
+        }
         try? host.onLoop { notifier.ready(status: LiveDaemon.oneLineStatus(host.runner.snapshot)) }
         if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
     }
@@ -137,6 +157,7 @@ public final class LiveDaemon: Sendable {
     public func stop() {
         gpsSource?.stop()
         baroSource?.stop()
+        trafficReceiver?.stop()
         host.shutdown()
     }
 }

@@ -17,6 +17,11 @@ public struct ReplayOptions: Sendable {
     public var flightProfile: FlightProfile.Kind?
     public var terrainDirectory: String?
     public var geoidPath: String?
+    /// Send own traffic reports while the replayed flight is airborne (a bench replay can feed a listener).
+    public var trafficDestinations: [TrafficSender.Destination] = []
+    public var trafficKey: [UInt8]?
+    /// Identifier seed (replays default to a fixed one so summaries stay byte-identical).
+    public var trafficSeed: UInt64 = 0x5EED
     /// The airfield database for nearest-airfield lookups during the replay.
     public var airfieldsPath: String?
 
@@ -59,8 +64,18 @@ public enum ReplayRunner {
         if let hypoxia = options.hypoxia, !(source is RecordingSource) { configuration.hypoxia = hypoxia }
         if let aircraft = options.aircraft { configuration.aircraft = aircraft }
         if let kind = options.flightProfile { configuration.flightProfile = .profile(kind) }
+        if !options.trafficDestinations.isEmpty {
+            configuration.traffic.sendingEnabled = true
+            configuration.traffic.tagged = options.trafficKey != nil
+            configuration.traffic.identifierSeed = options.trafficSeed
+        }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
+        let authenticator = options.trafficKey.flatMap(TrafficAuthenticator.init(keyBytes:))
+        runner.decoder.trafficAuthenticator = authenticator
+        if !options.trafficDestinations.isEmpty {
+            runner.trafficSender = TrafficSender(destinations: options.trafficDestinations, authenticator: authenticator)
+        }
         if options.terrainDirectory != nil || options.geoidPath != nil {
             runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
         }

@@ -73,7 +73,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl 0.1.0",
-        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, Version.self])
 
     /// `--json` and `--socket` are global: accept them before the subcommand too by moving them after it.
     static func normalisedArguments(_ arguments: [String]) -> [String] {
@@ -283,5 +283,20 @@ struct AirfieldInfo: ParsableCommand {
         if let metar { request["metar"] = .string(metar) }
         let answer = try objectRequest(client, request)["airfield"] ?? .null
         print(global.json ? JSONWriter.string(answer) : AirfieldText.airfield(answer))
+    }
+}
+
+struct Traffic: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Nearby traffic, nearest first, with age and whether dead-reckoned.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let client = try global.connect()
+        let section = try request(client, "status")["status"]?["traffic"] ?? .null
+        if global.json {
+            print(JSONWriter.string(section))
+            return
+        }
+        print(TrafficText.render(section))
     }
 }

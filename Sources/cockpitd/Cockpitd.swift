@@ -109,6 +109,39 @@ struct AirfieldOptions: ParsableArguments {
     }
 }
 
+struct TrafficOptions: ParsableArguments {
+    @Option(name: .long, help: "Send own traffic reports while airborne to HOST:PORT (repeatable; a subnet broadcast address works).")
+    var trafficTo: [String] = []
+
+    @Option(name: .long, help: "Seconds between own reports while airborne (0.2–5).")
+    var trafficInterval: Double = 1
+
+    @Flag(name: .long, help: "On the ground, ask relays for traffic with a coarse (0.1°) position and a one-time identifier.")
+    var trafficGroundQuery = false
+
+    @Option(name: .long, help: "File with the traffic key (hex, at least 16 bytes): tags own reports, rejects untagged ones.")
+    var trafficKeyFile: String?
+
+    func validate() throws {
+        for target in trafficTo where TrafficSender.Destination(parsing: target) == nil {
+            throw ValidationError("--traffic-to must be HOST:PORT, not '\(target)'")
+        }
+        guard trafficInterval >= 0.2, trafficInterval <= 5 else { throw ValidationError("--traffic-interval must be 0.2…5 s") }
+        if trafficKeyFile != nil { _ = try key() }
+    }
+
+    func key() throws -> [UInt8]? {
+        guard let trafficKeyFile else { return nil }
+        guard let bytes = try? LineReader.readAll(path: trafficKeyFile, limitBytes: 4096),
+              let key = Hex.decode(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }), key.count >= 16 else {
+            throw ValidationError("--traffic-key-file \(trafficKeyFile): needs at least 16 bytes of hex")
+        }
+        return key
+    }
+
+    var destinations: [TrafficSender.Destination] { trafficTo.compactMap(TrafficSender.Destination.init(parsing:)) }
+}
+
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the live daemon until SIGINT or SIGTERM.",
@@ -127,6 +160,11 @@ struct Run: ParsableCommand {
 
     @Option(name: .long, help: "Group whose members (with root) may send mutating requests such as hypoxia.ack.")
     var controlGroup: String = "cockpit"
+
+    @Option(name: .long, help: "UDP port to receive traffic reports and relay replies on (0: do not listen).")
+    var trafficPort: Int = 4060
+
+    @OptionGroup var trafficOptions: TrafficOptions
 
     @Option(name: .long, help: "Control socket permissions, octal.")
     var socketMode: String = "0660"
@@ -217,6 +255,16 @@ struct Run: ParsableCommand {
         options.recordLimitBytes = Int64(max(1, recordLimitMib)) << 20
         options.baro = try BaroOptions.backend(baro, bus: i2cBus, address: baroAddress)
         options.controlGroup = controlGroup
+        options.trafficDestinations = trafficOptions.destinations
+        options.trafficPort = trafficPort > 0 ? trafficPort : nil
+        options.trafficKey = try trafficOptions.key()
+        options.core.traffic.sendingEnabled = !trafficOptions.destinations.isEmpty
+        options.core.traffic.intervalSeconds = trafficOptions.trafficInterval
+        options.core.traffic.groundQuery = trafficOptions.trafficGroundQuery
+        options.core.traffic.tagged = options.trafficKey != nil
+        var seed: UInt64 = 0
+        if let random = fopen("/dev/urandom", "r") { fread(&seed, 8, 1, random); fclose(random) }
+        options.core.traffic.identifierSeed = seed
         options.socketMode = UInt32(socketMode, radix: 8) ?? 0o660
         options.core.hypoxia = hypoxia.configuration
         options.core.aircraft = airfieldOptions.aircraftProfile
@@ -311,6 +359,7 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var hypoxia: HypoxiaOptions
     @OptionGroup var airfieldOptions: AirfieldOptions
+    @OptionGroup var trafficOptions: TrafficOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -336,6 +385,8 @@ struct Replay: ParsableCommand {
         options.flightProfile = FlightProfile.Kind(rawValue: airfieldOptions.profile)
         options.terrainDirectory = airfieldOptions.terrain
         options.geoidPath = airfieldOptions.geoid
+        options.trafficDestinations = trafficOptions.destinations
+        options.trafficKey = try trafficOptions.key()
         options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")

@@ -8,6 +8,7 @@ public struct Engine: Sendable {
     public private(set) var hypoxia = HypoxiaState()
     public private(set) var airfields = AirfieldsState()
     public private(set) var flight = FlightState()
+    public private(set) var traffic = TrafficState()
     /// The terrain under the next fix, when the shell has looked it up.
     private var terrain: TerrainSample?
     public private(set) var now: MonotonicInstant?
@@ -37,6 +38,7 @@ public struct Engine: Sendable {
                 flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
                               nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
                               profile: configuration.flightProfile, effects: &effects)
+                traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
             }
         case .gpsSource(let sourceEvent):
             gps.apply(sourceEvent, at: at, effects: &effects)
@@ -51,6 +53,14 @@ public struct Engine: Sendable {
         case .terrain(let sample):
             terrain = sample
             revision -= 1   // not a change a reader would see by itself
+        case .trafficReport(let report):
+            traffic.receive(report, at: at, ourUTC: gps.utc(at: at), viaRelay: false, configuration: configuration.traffic)
+        case .trafficReply(let reply):
+            for report in reply.aircraft {
+                traffic.receive(report, at: at, ourUTC: gps.utc(at: at), viaRelay: true, configuration: configuration.traffic)
+            }
+        case .trafficRejected(let reason):
+            traffic.rejectedDatagram(reason)
         case .endOfInput:
             flight.inputEnded(effects: &effects)
         case .airfields(let update):
@@ -67,6 +77,8 @@ public struct Engine: Sendable {
                          gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
                          configuration: configuration.hypoxia, effects: &effects)
             if gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) == nil { flight.gpsUnavailable() }
+            traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
+                         ourUTC: gps.utc(at: at), configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
             lastTickAt = at
@@ -83,6 +95,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, lastTickAt: lastTickAt)
     }
 }

@@ -11,6 +11,11 @@ public enum Event: Sendable, Equatable {
     case airfields(AirfieldsUpdate)
     /// Terrain under the position of the GPS fix that follows (looked up by the shell from SRTM tiles and the geoid).
     case terrain(TerrainSample)
+    /// A traffic datagram that passed the adapter's checks (length, version, tag), decoded.
+    case trafficReport(TrafficPacket.Report)
+    case trafficReply(TrafficPacket.Reply)
+    /// A datagram dropped by the adapter, with the reason (counted).
+    case trafficRejected(reason: String)
     /// The input has ended (a replay reached the end of its file, or the daemon is stopping).
     case endOfInput
     /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).
@@ -30,6 +35,8 @@ public enum Effect: Sendable, Equatable {
     case lookupAirfields(AirfieldLookup)
     /// A takeoff or landing (also logged at notice level).
     case flightTransition(FlightState.Transition)
+    /// Send this traffic payload to the configured destinations (the shell appends the tag when keyed).
+    case sendDatagram([UInt8])
 }
 
 public struct LogLine: Sendable, Equatable {

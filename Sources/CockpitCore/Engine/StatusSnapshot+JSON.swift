@@ -12,8 +12,7 @@ extension StatusSnapshot {
             "flight": .object(flightJSON),
             "hypoxia": .object(hypoxiaJSON),
             "airfields": .object(airfieldsJSON),
-            "traffic": .object(["available": .bool(false), "targets": .array([]),
-                                "reason": .string("traffic is not part of this build")]),
+            "traffic": .object(trafficJSON),
         ]
     }
 
@@ -51,6 +50,50 @@ extension StatusSnapshot {
             "reports": .integer(Int64(gps.reports)),
             "malformedReports": .integer(Int64(gps.malformedReports)),
             "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+
+    var trafficJSON: JSONObject {
+        let own = currentFix
+        var targets: [(Double, JSONObject)] = []
+        for (id, target) in traffic.targets {
+            let relative = own.flatMap { TrafficGeometry.relative(target: target, own: $0, now: monotonic, ourUTC: utc) }
+            let report = target.report
+            var object: JSONObject = [
+                "identifier": .string(String(id, radix: 16, uppercase: true)),
+                "viaRelay": .bool(target.viaRelay),
+                "airborne": .bool(report.flags.contains(.airborne)), "emergency": .bool(report.flags.contains(.emergency)),
+                "reportUTC": .string(report.utc.iso8601),
+                "ageSeconds": .number(relative?.ageSeconds ?? monotonic.seconds(since: target.receivedAt), decimals: 1),
+                "deadReckoned": .bool(relative?.deadReckoned ?? false),
+                "latitudeDegrees": .number(relative?.latitudeDegrees ?? report.latitudeDegrees, decimals: 5),
+                "longitudeDegrees": .number(relative?.longitudeDegrees ?? report.longitudeDegrees, decimals: 5),
+                "altitudeFeet": .number(report.altitudeFeet, decimals: 0),
+                "groundSpeedKnots": .number(report.groundSpeedKnots, decimals: 1),
+                "trackTrueDegrees": .number(report.trackTrueDegrees, decimals: 0),
+                "verticalSpeedFeetPerMinute": .number(report.verticalSpeedFeetPerMinute, decimals: 0),
+                "distanceNauticalMiles": .number(relative?.distanceNauticalMiles, decimals: 2),
+                "bearingTrueDegrees": .number(relative?.bearingTrueDegrees, decimals: 0),
+                "relativeBearingDegrees": .number(relative?.relativeBearingDegrees, decimals: 0),
+                "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
+                "closureKnots": .number(relative?.closureKnots, decimals: 0),
+            ]
+            let close = relative.map { $0.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles
+                && ($0.relativeAltitudeFeet.map { abs($0) <= configuration.traffic.proximityFeet } ?? true) } ?? false
+            object["proximity"] = .bool(close)
+            targets.append((relative?.distanceNauticalMiles ?? .infinity, object))
+        }
+        targets.sort { $0.0 < $1.0 }
+        var rejected = JSONObject()
+        for (reason, count) in traffic.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
+        return [
+            "available": .bool(true),
+            "broadcasting": .bool(configuration.traffic.sendingEnabled && flight.isAirborne),
+            "datagramsSent": .integer(Int64(traffic.datagramsSent)),
+            "received": .integer(Int64(traffic.received)),
+            "rejected": .object(rejected),
+            "proximityAlert": .bool(targets.contains { $0.1["proximity"] == .bool(true) }),
+            "targets": .array(targets.map { .object($0.1) }),
         ]
     }
 

@@ -10,6 +10,7 @@ public struct StatusSnapshot: Sendable {
     public let hypoxia: HypoxiaState
     public let airfields: AirfieldsState
     public let flight: FlightState
+    public let traffic: TrafficState
     public let lastTickAt: MonotonicInstant?
 
     public static let empty = Engine().snapshot

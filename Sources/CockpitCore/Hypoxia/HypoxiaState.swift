@@ -138,11 +138,13 @@ public struct Alert: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case checkOxygen
         case oxygenAdvisory(OxygenAdvisory)
+        case trafficProximity(UInt32)
 
         public var name: String {
             switch self {
             case .checkOxygen: "hypoxia.check-oxygen"
             case .oxygenAdvisory(let advisory): "advisory." + advisory.rawValue
+            case .trafficProximity: "traffic.proximity"
             }
         }
     }

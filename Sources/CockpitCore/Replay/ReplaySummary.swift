@@ -22,12 +22,14 @@ public struct ReplaySummary: Sendable {
 
     public init() {}
 
+    public private(set) var datagramsSent = 0
     public private(set) var takeoffs: [FlightState.Transition] = []
     public private(set) var landings: [FlightState.Transition] = []
 
     public mutating func observe(_ effect: Effect) {
         switch effect {
         case .alert(let alert): alerts.append(alert)
+        case .sendDatagram: datagramsSent += 1
         case .flightTransition(let transition):
             if transition.kind == .takeoff { takeoffs.append(transition) } else { landings.append(transition) }
         default: break
@@ -73,6 +75,10 @@ public struct ReplaySummary: Sendable {
             }
         case .airfields, .endOfInput, .terrain:
             return   // derived, not an input
+        case .trafficReport, .trafficReply, .trafficRejected:
+            otherEvents += 1
+            inputEvents += 1
+            return
         case .gpsSource, .baroSource, .command:
             otherEvents += 1
         }
@@ -109,7 +115,7 @@ public struct ReplaySummary: Sendable {
             "hypoxiaAlerts": .array(alerts.map { alert in
                 .object(["utc": .optional(alert.utc), "kind": .string(alert.kind.name), "message": .string(alert.message)])
             }),
-            "datagramsSent": .null,
+            "datagramsSent": .integer(Int64(datagramsSent)),
         ]
     }
 }

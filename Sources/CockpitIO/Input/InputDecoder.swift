@@ -4,14 +4,15 @@ public import CockpitCore
 /// gpsd lines go through libgps's own parser, BMP280 ADC words through the datasheet compensation.
 public struct InputDecoder: Sendable {
     public var baroCalibration: BMP280Calibration?
+    /// Key for traffic tags: when set, untagged or wrongly tagged datagrams are rejected.
+    public var trafficAuthenticator: TrafficAuthenticator?
     private let gpsDecoder = GPSDReportDecoder()
 
     public init(baroCalibration: BMP280Calibration? = nil) {
         self.baroCalibration = baroCalibration
     }
 
-    /// The core event for one raw input, or nil when the input has no meaning for the core yet
-    /// (datagrams until the traffic capability exists).
+    /// The core event for one raw input, or nil when the input has no meaning for the core (a calibration record).
     public mutating func decode(_ input: RawInput) -> Event? {
         switch input {
         case .gpsdLine(let line):
@@ -43,8 +44,8 @@ public struct InputDecoder: Sendable {
             return .baro(BaroSample(pressurePascals: pressure, temperatureCelsius: temperature))
         case .baroSource(let event):
             return .baroSource(event)
-        case .datagram:
-            return nil
+        case .datagram(let bytes, _):
+            return TrafficDatagramCheck.check(bytes, authenticator: trafficAuthenticator)
         case .command(let command):
             return .command(command)
         }

@@ -1,0 +1,213 @@
+import RealModule
+
+public struct TrafficConfiguration: Sendable, Equatable {
+    /// Own reports while airborne, every this many seconds (0.2…5).
+    public var intervalSeconds = 1.0
+    /// Broadcast at all (a destination is configured).
+    public var sendingEnabled = false
+    /// On the ground, ask a relay for traffic with a coarse (0.1°) position and a one-time identifier every 10 s.
+    public var groundQuery = false
+    /// Datagrams carry an 8-byte HMAC-SHA-256 tag (a device key is configured).
+    public var tagged = false
+    /// Seed for the random identifiers (the shell draws it from /dev/urandom; replays fix it for determinism).
+    public var identifierSeed: UInt64 = 0x5EED
+    public var proximityNauticalMiles = 2.0
+    public var proximityFeet = 500.0
+    public var ageOutSeconds = 60.0
+    /// Reports whose time differs from GPS UTC by more than this are stale (or replayed).
+    public var freshnessSeconds = 30.0
+    public init() {}
+}
+
+/// One aircraft heard on the traffic port.
+public struct TrafficTarget: Sendable, Equatable {
+    public var report: TrafficPacket.Report
+    public var receivedAt: MonotonicInstant
+    public var viaRelay: Bool
+    public var proximityAlerted = false
+}
+
+/// Own traffic reports and the table of others.
+public struct TrafficState: Sendable, Equatable {
+    public private(set) var targets: [UInt32: TrafficTarget] = [:]
+    public private(set) var datagramsSent = 0
+    public private(set) var groundQueriesSent = 0
+    public private(set) var received = 0
+    public private(set) var rejected: [String: Int] = [:]
+    public private(set) var currentIdentifier: UInt32?
+    private var ownIdentifiers: Set<UInt32> = []
+    private var lastSequence: [UInt32: UInt16] = [:]
+    private var sequence: UInt16 = 0
+    private var lastSentAt: MonotonicInstant?
+    private var lastQueryAt: MonotonicInstant?
+    private var randomState: UInt64 = 0
+    private var seeded = false
+    private var wasAirborne = false
+
+    public init() {}
+
+    /// SplitMix64: identifiers that neither repeat in practice nor reveal anything about the device.
+    private mutating func random24(seed: UInt64) -> UInt32 {
+        if !seeded { randomState = seed; seeded = true }
+        var id: UInt32 = 0
+        repeat {
+            randomState &+= 0x9E37_79B9_7F4A_7C15
+            var z = randomState
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            id = UInt32(truncatingIfNeeded: z) & 0xFF_FFFF
+        } while id == 0 || ownIdentifiers.contains(id)
+        ownIdentifiers.insert(id)
+        return id
+    }
+
+    mutating func rejectedDatagram(_ reason: String) { rejected[reason, default: 0] += 1 }
+
+    /// After each GPS fix: send our report when airborne and due; on the ground send nothing (or a coarse query).
+    mutating func afterFix(at now: MonotonicInstant, fix: GPSFix, airborne: Bool, configuration: TrafficConfiguration,
+                           effects: inout [Effect]) {
+        guard configuration.sendingEnabled, let latitude = fix.latitudeDegrees, let longitude = fix.longitudeDegrees,
+              let utc = fix.utc else { return }
+        if airborne {
+            if !wasAirborne || currentIdentifier == nil {
+                currentIdentifier = random24(seed: configuration.identifierSeed)   // a new flight, a new identity
+                sequence = 0
+            }
+            wasAirborne = true
+            let interval = max(0.2, min(5, configuration.intervalSeconds))
+            if let last = lastSentAt, now.seconds(since: last) < interval - 0.01 { return }
+            lastSentAt = now
+            sequence &+= 1
+            var flags: TrafficPacket.Flags = [.airborne]
+            if configuration.tagged { flags.insert(.tagged) }
+            let report = TrafficPacket.Report(flags: flags, identifier: currentIdentifier!, sequence: sequence, utc: utc,
+                                              latitudeDegrees: latitude, longitudeDegrees: longitude,
+                                              altitudeFeet: fix.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:)),
+                                              groundSpeedKnots: fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)),
+                                              trackTrueDegrees: fix.trackTrueDegrees,
+                                              verticalSpeedFeetPerMinute: fix.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:)))
+            datagramsSent += 1
+            effects.append(.sendDatagram(TrafficPacket.encode(report)))
+            return
+        }
+        // On the ground: the flight identifier is retired; never a fine position, never that identifier.
+        wasAirborne = false
+        currentIdentifier = nil
+        guard configuration.groundQuery else { return }
+        if let last = lastQueryAt, now.seconds(since: last) < 10 { return }
+        lastQueryAt = now
+        var flags: TrafficPacket.Flags = []
+        if configuration.tagged { flags.insert(.tagged) }
+        let coarse = { (degrees: Double) in (degrees * 10).rounded() / 10 }
+        let query = TrafficPacket.Report(type: .groundQuery, flags: flags, identifier: random24(seed: configuration.identifierSeed),
+                                         sequence: 0, utc: UTCInstant(secondsSinceEpoch: utc.secondsSinceEpoch.rounded(.down)),
+                                         latitudeDegrees: coarse(latitude), longitudeDegrees: coarse(longitude), altitudeFeet: nil,
+                                         groundSpeedKnots: nil, trackTrueDegrees: nil, verticalSpeedFeetPerMinute: nil)
+        groundQueriesSent += 1
+        datagramsSent += 1
+        effects.append(.sendDatagram(TrafficPacket.encode(query)))
+    }
+
+    /// A checked and decoded report from someone else (directly or inside a relay reply).
+    mutating func receive(_ report: TrafficPacket.Report, at now: MonotonicInstant, ourUTC: UTCInstant?, viaRelay: Bool,
+                          configuration: TrafficConfiguration) {
+        guard !ownIdentifiers.contains(report.identifier) else { rejectedDatagram(TrafficPacket.Rejection.own.rawValue); return }
+        if let ourUTC, abs(report.utc.seconds(since: ourUTC)) > configuration.freshnessSeconds {
+            rejectedDatagram(TrafficPacket.Rejection.stale.rawValue)
+            return
+        }
+        if !viaRelay, let last = lastSequence[report.identifier] {
+            let ahead = report.sequence &- last
+            guard ahead != 0 && ahead < 0x8000 else { rejectedDatagram(TrafficPacket.Rejection.replayed.rawValue); return }
+        }
+        if !viaRelay { lastSequence[report.identifier] = report.sequence }
+        if let existing = targets[report.identifier], existing.report.utc > report.utc { return }   // older news
+        received += 1
+        var target = TrafficTarget(report: report, receivedAt: now, viaRelay: viaRelay)
+        target.proximityAlerted = targets[report.identifier]?.proximityAlerted ?? false
+        targets[report.identifier] = target
+    }
+
+    /// Ages out silent targets and raises a proximity alert once per target as it comes within the limits.
+    mutating func tick(at now: MonotonicInstant, own: GPSFix?, ourUTC: UTCInstant?, configuration: TrafficConfiguration,
+                       effects: inout [Effect]) {
+        targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
+        if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
+        guard let own else { return }
+        for (id, target) in targets {
+            guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: ourUTC) else { continue }
+            let close = relative.distanceNauticalMiles <= configuration.proximityNauticalMiles
+                && (relative.relativeAltitudeFeet.map { abs($0) <= configuration.proximityFeet } ?? true)
+            if close && !target.proximityAlerted {
+                targets[id]?.proximityAlerted = true
+                let message = "TRAFFIC \(String(id, radix: 16, uppercase: true)) \(Int((relative.distanceNauticalMiles * 10).rounded()) / 10) nm, \(Int(relative.relativeBearingDegrees ?? relative.bearingTrueDegrees))°\(relative.relativeBearingDegrees == nil ? "T" : " relative"), \(relative.relativeAltitudeFeet.map { "\(Int($0)) ft" } ?? "altitude unknown")"
+                effects.append(.log(LogLine(.warning, message)))
+                effects.append(.alert(Alert(kind: .trafficProximity(id), message: message, utc: ourUTC)))
+            } else if !close && target.proximityAlerted, relative.distanceNauticalMiles > configuration.proximityNauticalMiles * 1.5 {
+                targets[id]?.proximityAlerted = false
+            }
+        }
+    }
+}
+
+/// Where another aircraft is relative to us, dead-reckoned to now.
+public struct RelativeTraffic: Sendable, Equatable {
+    public var latitudeDegrees: Double
+    public var longitudeDegrees: Double
+    public var distanceNauticalMiles: Double
+    public var bearingTrueDegrees: Double
+    /// Bearing relative to our track (0 = ahead, 90 = right), nil when our track is unknown.
+    public var relativeBearingDegrees: Double?
+    /// Target altitude − ours (feet, MSL), nil when either is unknown.
+    public var relativeAltitudeFeet: Double?
+    /// Rate at which the distance shrinks (knots; negative = opening).
+    public var closureKnots: Double?
+    public var ageSeconds: Double
+    public var deadReckoned: Bool
+}
+
+public enum TrafficGeometry {
+    /// Great-circle destination from a start point, distance (m) and true course.
+    static func destination(latitude: Double, longitude: Double, meters: Double, courseDegrees: Double) -> (Double, Double) {
+        let r = GreatCircle.meanEarthRadiusMeters, d = meters / r, c = courseDegrees * .pi / 180
+        let phi1 = latitude * .pi / 180, lambda1 = longitude * .pi / 180
+        let phi2 = Double.asin(Double.sin(phi1) * Double.cos(d) + Double.cos(phi1) * Double.sin(d) * Double.cos(c))
+        let lambda2 = lambda1 + Double.atan2(y: Double.sin(c) * Double.sin(d) * Double.cos(phi1), x: Double.cos(d) - Double.sin(phi1) * Double.sin(phi2))
+        var lon = lambda2 * 180 / .pi
+        lon = (lon + 540).truncatingRemainder(dividingBy: 360) - 180
+        return (phi2 * 180 / .pi, lon)
+    }
+
+    public static func relative(target: TrafficTarget, own: GPSFix, now: MonotonicInstant, ourUTC: UTCInstant?) -> RelativeTraffic? {
+        guard let ownLat = own.latitudeDegrees, let ownLon = own.longitudeDegrees else { return nil }
+        let report = target.report
+        // Age from GPS time when we have it (the report carries its own), else from when it arrived.
+        let age = max(0, min(60, ourUTC.map { $0.seconds(since: report.utc) } ?? now.seconds(since: target.receivedAt)))
+        var lat = report.latitudeDegrees, lon = report.longitudeDegrees
+        var reckoned = false
+        if let speed = report.groundSpeedKnots, let track = report.trackTrueDegrees, speed > 1, age > 0.05 {
+            (lat, lon) = destination(latitude: lat, longitude: lon, meters: speed * UnitConversions.metersPerNauticalMile / 3600 * age,
+                                     courseDegrees: track)
+            reckoned = true
+        }
+        let distance = GreatCircle.distanceMeters(latitude1: ownLat, longitude1: ownLon, latitude2: lat, longitude2: lon)
+        let bearing = GreatCircle.initialBearingDegrees(latitude1: ownLat, longitude1: ownLon, latitude2: lat, longitude2: lon)
+        var relativeBearing: Double?
+        if let track = own.trackTrueDegrees { relativeBearing = ((bearing - track).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) }
+        let ownAltitude = own.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
+        let relativeAltitude: Double? = if let ownAltitude, let theirs = report.altitudeFeet { theirs - ownAltitude } else { nil }
+        // Closure: the component of the relative velocity along the line of sight, towards us.
+        var closure: Double?
+        if let ownSpeed = own.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)), let ownTrack = own.trackTrueDegrees ?? (ownSpeed < 1 ? 0 : nil),
+           let theirSpeed = report.groundSpeedKnots, let theirTrack = report.trackTrueDegrees ?? (theirSpeed < 1 ? 0 : nil) {
+            let toTarget = bearing * .pi / 180
+            let ownAlong = ownSpeed * Double.cos(ownTrack * .pi / 180 - toTarget)
+            let theirAlong = theirSpeed * Double.cos(theirTrack * .pi / 180 - toTarget)
+            closure = ownAlong - theirAlong
+        }
+        return RelativeTraffic(latitudeDegrees: lat, longitudeDegrees: lon, distanceNauticalMiles: distance / UnitConversions.metersPerNauticalMile,
+                               bearingTrueDegrees: bearing, relativeBearingDegrees: relativeBearing, relativeAltitudeFeet: relativeAltitude,
+                               closureKnots: closure, ageSeconds: age, deadReckoned: reckoned)
+    }
+}

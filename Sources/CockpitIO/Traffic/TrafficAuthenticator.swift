@@ -1,0 +1,56 @@
+import Crypto
+public import CockpitCore
+
+/// The optional 8-byte tag: HMAC-SHA-256 over the whole packet before the tag, truncated to its first 8 bytes.
+public struct TrafficAuthenticator: Sendable {
+    private let key: SymmetricKey
+
+    public init?(keyBytes: [UInt8]) {
+        guard keyBytes.count >= 16 else { return nil }   // 128-bit keys at least
+        key = SymmetricKey(data: keyBytes)
+    }
+
+    public func tag(_ bytes: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: bytes, using: key)).prefix(TrafficPacket.tagLength).map { $0 }
+    }
+
+    /// Constant-time comparison of the tag at the end of `datagram` with the one computed over the rest.
+    public func verify(_ datagram: [UInt8]) -> Bool {
+        guard datagram.count > TrafficPacket.tagLength else { return false }
+        let body = Array(datagram.dropLast(TrafficPacket.tagLength))
+        let expected = tag(body)
+        var difference: UInt8 = 0
+        for (a, b) in zip(expected, datagram.suffix(TrafficPacket.tagLength)) { difference |= a ^ b }
+        return difference == 0
+    }
+}
+
+/// Checks a received datagram in the order the spec gives — length, version, type, tag — before any field is used.
+public enum TrafficDatagramCheck {
+    public static func check(_ datagram: [UInt8], authenticator: TrafficAuthenticator?) -> Event {
+        guard datagram.count >= 3 else { return .trafficRejected(reason: TrafficPacket.Rejection.tooShort.rawValue) }
+        guard datagram.count <= TrafficPacket.maximumPayload else { return .trafficRejected(reason: TrafficPacket.Rejection.lengthMismatch.rawValue) }
+        guard datagram[0] == TrafficPacket.magicVersion else { return .trafficRejected(reason: TrafficPacket.Rejection.badMagicOrVersion.rawValue) }
+        guard let type = TrafficPacket.MessageType(rawValue: datagram[1]) else {
+            return .trafficRejected(reason: TrafficPacket.Rejection.unknownType.rawValue)
+        }
+        let tagged = datagram[2] & TrafficPacket.Flags.tagged.rawValue != 0
+        var body = datagram[...]
+        if let authenticator {
+            guard tagged else { return .trafficRejected(reason: TrafficPacket.Rejection.missingTag.rawValue) }
+            guard authenticator.verify(datagram) else { return .trafficRejected(reason: TrafficPacket.Rejection.badTag.rawValue) }
+            body = datagram.dropLast(TrafficPacket.tagLength)
+        } else if tagged {
+            guard datagram.count > TrafficPacket.tagLength else { return .trafficRejected(reason: TrafficPacket.Rejection.tooShort.rawValue) }
+            body = datagram.dropLast(TrafficPacket.tagLength)   // a tag we cannot check: the packet counts as unauthenticated
+        }
+        do {
+            switch type {
+            case .report, .groundQuery: return .trafficReport(try TrafficPacket.decodeReport(body))
+            case .relayReply: return .trafficReply(try TrafficPacket.decodeReply(body))
+            }
+        } catch {
+            return .trafficRejected(reason: error.rawValue)
+        }
+    }
+}
