@@ -20,6 +20,7 @@ public struct ReplayOptions: Sendable {
     /// Send own traffic reports while the replayed flight is airborne (a bench replay can feed a listener).
     public var trafficDestinations: [TrafficSender.Destination] = []
     public var trafficKey: [UInt8]?
+    public var trafficGroundQuery = false
     /// Identifier seed (replays default to a fixed one so summaries stay byte-identical).
     public var trafficSeed: UInt64 = 0x5EED
     /// The airfield database for nearest-airfield lookups during the replay.
@@ -68,6 +69,7 @@ public enum ReplayRunner {
             configuration.traffic.sendingEnabled = true
             configuration.traffic.tagged = options.trafficKey != nil
             configuration.traffic.identifierSeed = options.trafficSeed
+            configuration.traffic.groundQuery = options.trafficGroundQuery
         }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)

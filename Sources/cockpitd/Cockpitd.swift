@@ -387,6 +387,7 @@ struct Replay: ParsableCommand {
         options.geoidPath = airfieldOptions.geoid
         options.trafficDestinations = trafficOptions.destinations
         options.trafficKey = try trafficOptions.key()
+        options.trafficGroundQuery = trafficOptions.trafficGroundQuery
         options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
         if socket != nil && !speedValue.isFinite {
             logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")

@@ -196,7 +196,9 @@ public enum TrafficGeometry {
         var relativeBearing: Double?
         if let track = own.trackTrueDegrees { relativeBearing = ((bearing - track).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) }
         let ownAltitude = own.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
-        let relativeAltitude: Double? = if let ownAltitude, let theirs = report.altitudeFeet { theirs - ownAltitude } else { nil }
+        // Their altitude, dead-reckoned with their vertical speed like their position.
+        let theirAltitude = report.altitudeFeet.map { $0 + (report.verticalSpeedFeetPerMinute ?? 0) * age / 60 }
+        let relativeAltitude: Double? = if let ownAltitude, let theirAltitude { theirAltitude - ownAltitude } else { nil }
         // Closure: the component of the relative velocity along the line of sight, towards us.
         var closure: Double?
         if let ownSpeed = own.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)), let ownTrack = own.trackTrueDegrees ?? (ownSpeed < 1 ? 0 : nil),

@@ -1,0 +1,235 @@
+import Glibc
+import Synchronization
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+/// A UDP listener on loopback that keeps every datagram it gets.
+final class DatagramCapture: @unchecked Sendable {
+    let fd: Int32
+    let port: UInt16
+    init() {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var size: Int32 = 8 << 20
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        fd = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+    deinit { close(fd) }
+
+    /// Collects in the background while something sends faster than the socket buffer holds.
+    private let collected = Mutex<[[UInt8]]>([])
+    private let running = Mutex(false)
+    func startCollecting() {
+        running.withLock { $0 = true }
+        BackgroundThread.start(name: "capture") { [self] in
+            var buffer = [UInt8](repeating: 0, count: 2048)
+            while running.withLock({ $0 }) {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count > 0 { let bytes = Array(buffer[0..<count]); collected.withLock { $0.append(bytes) } }
+            }
+        }
+    }
+    func stopCollecting() -> [[UInt8]] {
+        usleep(400_000)
+        running.withLock { $0 = false }
+        usleep(300_000)
+        return collected.withLock { $0 }
+    }
+
+    func drain() -> [[UInt8]] {
+        var all: [[UInt8]] = []
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return all }
+            all.append(Array(buffer[0..<count]))
+        }
+    }
+}
+
+@Suite("Traffic", .serialized)
+struct TrafficTests {
+    /// 1_77fv6kh1 sits 1 h 44 min on the grid with the logger on: every datagram it sends on the ground (ground queries
+    /// only) carries a position rounded to 0.1° and an identifier never used in flight.
+    @Test func nothingPreciseOrLinkableOnTheGround() throws {
+        let capture = DatagramCapture()
+        var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity)
+        options.flightProfile = .glider
+        options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
+        options.trafficGroundQuery = true
+        capture.startCollecting()
+        let result = try ReplayRunner.run(options, logger: quietLogger)
+        let datagrams = capture.stopCollecting()
+        let sent = try #require(result.summary["datagramsSent"]?.int64Value)
+        #expect(Int64(datagrams.count) == sent, "captured \(datagrams.count) of \(sent)")
+        let decoded = datagrams.compactMap { try? TrafficPacket.decodeReport($0[...]) }
+        #expect(decoded.count == datagrams.count)
+        let airborne = decoded.filter { $0.flags.contains(.airborne) }
+        let ground = decoded.filter { !$0.flags.contains(.airborne) }
+        #expect(airborne.count > 15_000)
+        #expect(ground.count > 500)   // 1 h 44 min of queries every 10 s, and more after landing
+        let flightIdentifiers = Set(airborne.map(\.identifier))
+        #expect(flightIdentifiers.count == 1, "one flight, one identifier")
+        #expect(Set(ground.map(\.identifier)).count == ground.count, "every ground query has a fresh identifier")
+        #expect(flightIdentifiers.isDisjoint(with: ground.map(\.identifier)))
+        for query in ground {
+            #expect(query.type == .groundQuery && query.altitudeFeet == nil && query.groundSpeedKnots == nil && query.trackTrueDegrees == nil)
+            // On the 0.1° grid, within the encoding's resolution.
+            #expect(abs(query.latitudeDegrees * 10 - (query.latitudeDegrees * 10).rounded()) < 0.001)
+            #expect(abs(query.longitudeDegrees * 10 - (query.longitudeDegrees * 10).rounded()) < 0.001)
+        }
+        // The first airborne report comes after the SOURCE.md takeoff minute, never during the wait on the grid.
+        let firstAirborne = try #require(airborne.map(\.utc).min())
+        #expect(firstAirborne >= UTCInstant(year: 2017, month: 7, day: 15, hour: 10, minute: 20, second: 38))
+        // Without a ground query nothing at all is sent on the ground.
+        var quiet = options
+        quiet.trafficGroundQuery = false
+        let capture2 = DatagramCapture()
+        quiet.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture2.port)")!]
+        capture2.startCollecting()
+        _ = try ReplayRunner.run(quiet, logger: quietLogger)
+        #expect(capture2.stopCollecting().allSatisfy { (try? TrafficPacket.decodeReport($0[...]))?.flags.contains(.airborne) == true })
+    }
+
+    static func fixes(_ file: String, from start: Int, count: Int) throws -> [GPSFix] {
+        let flight = try IGCParser.parse(try LineReader.readAll(path: Fixtures.path("flights/" + file)))
+        let all = flight.records.compactMap { if case .gpsFix(let fix) = $0.input, fix.hasValidPosition { fix } else { nil } }
+        return Array(all[start..<(start + count)])
+    }
+
+    /// Two live daemons on loopback, each fed a different recorded flight moved to the same area, see each other at the
+    /// distance and bearing the recordings' positions give.
+    @Test func twoDaemonsSeeEachOther() throws {
+        let a = try Self.fixes("igc-parser__2017-07-17-lev__FR_77hv14x1.igc", from: 3_600, count: 24)
+        var b = try Self.fixes("opensoar__aat_strepla.igc", from: 7_200, count: 24)
+        // Move B's flight so that it starts 3 nm east of A's start (same shape, same times).
+        let shiftLat = a[0].latitudeDegrees! - b[0].latitudeDegrees!
+        let shiftLon = a[0].longitudeDegrees! - b[0].longitudeDegrees! + 3.0 / 60 / cos(a[0].latitudeDegrees! * .pi / 180)
+        let base = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
+        for index in b.indices {
+            b[index].latitudeDegrees! += shiftLat
+            b[index].longitudeDegrees! += shiftLon
+        }
+        var aFixes = a
+        for index in aFixes.indices { aFixes[index].utc = base.adding(seconds: Double(index)); b[index].utc = base.adding(seconds: Double(index)) }
+        for index in aFixes.indices { aFixes[index].altitudeMSLMeters = aFixes[index].altitudeHAEMeters; b[index].altitudeMSLMeters = b[index].altitudeHAEMeters }
+        let portA = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p }), portB = portA + 1
+        func daemon(port: Int, peer: Int) throws -> (LiveDaemon, String) {
+            let socket = temporaryPath(".sock")
+            var options = LiveOptions(socketPath: socket, gpsd: nil)
+            options.trafficPort = port
+            options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(peer)")!]
+            options.core.traffic.sendingEnabled = true
+            options.core.traffic.identifierSeed = UInt64(port)
+            options.core.flightProfile = .profile(.glider)
+            let daemon = try LiveDaemon(options: options, logger: quietLogger)
+            try daemon.start()
+            return (daemon, socket)
+        }
+        let (daemonA, socketA) = try daemon(port: portA, peer: portB)
+        let (daemonB, socketB) = try daemon(port: portB, peer: portA)
+        defer { daemonA.stop(); daemonB.stop() }
+        for index in aFixes.indices {
+            daemonA.submit(.gpsFix(aFixes[index]))
+            daemonB.submit(.gpsFix(b[index]))
+            usleep(300_000)
+        }
+        usleep(300_000)
+        let statusA = try ControlClient(path: socketA).request("status")["status"]
+        let statusB = try ControlClient(path: socketB).request("status")["status"]
+        #expect(statusA?["flight"]?["airborne"] == .bool(true) && statusB?["flight"]?["airborne"] == .bool(true))
+        let seenByA = try #require(statusA?["traffic"]?["targets"]?.arrayValue?.first)
+        let seenByB = try #require(statusB?["traffic"]?["targets"]?.arrayValue?.first)
+        #expect(statusA?["traffic"]?["targets"]?.arrayValue?.count == 1, "own reports are never traffic")
+        let last = aFixes.count - 1
+        let expected = GreatCircle.distanceMeters(latitude1: aFixes[last].latitudeDegrees!, longitude1: aFixes[last].longitudeDegrees!,
+                                                  latitude2: b[last].latitudeDegrees!, longitude2: b[last].longitudeDegrees!) / 1852
+        let bearingAB = GreatCircle.initialBearingDegrees(latitude1: aFixes[last].latitudeDegrees!, longitude1: aFixes[last].longitudeDegrees!,
+                                                          latitude2: b[last].latitudeDegrees!, longitude2: b[last].longitudeDegrees!)
+        let distanceA = try #require(seenByA["distanceNauticalMiles"]?.doubleValue)
+        let distanceB = try #require(seenByB["distanceNauticalMiles"]?.doubleValue)
+        #expect(abs(distanceA - expected) < 0.05, "A sees B at \(distanceA) nm, recordings say \(expected)")
+        #expect(abs(distanceB - expected) < 0.05)
+        let bearing = try #require(seenByA["bearingTrueDegrees"]?.doubleValue)
+        #expect(abs(bearing - bearingAB) <= 2 || abs(abs(bearing - bearingAB) - 360) <= 2)
+        let relativeAltitude = try #require(seenByA["relativeAltitudeFeet"]?.doubleValue)
+        let expectedAltitude = UnitConversions.feet(fromMeters: b[last].altitudeMSLMeters! - aFixes[last].altitudeMSLMeters!)
+        // Fixes arrive every 0.3 s but each daemon reports once a second of its own clock, so the last report heard is
+        // up to 3 fixes (3 s of the recordings' time) old and is dead-reckoned: 4 ft altitude steps plus the error of
+        // extrapolating a glider's climb over 3 s.
+        #expect(abs(relativeAltitude - expectedAltitude) <= 20, "relative altitude \(relativeAltitude) vs \(expectedAltitude)")
+    }
+
+    /// Random and truncated datagrams at a high rate: each one is counted by reason, the daemon keeps answering, and
+    /// its own reports keep going out.
+    @Test func floodOfGarbageIsCountedAndHarmless() throws {
+        let port = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
+        let capture = DatagramCapture()
+        let controlSocket = temporaryPath(".sock")
+        var options = LiveOptions(socketPath: controlSocket, gpsd: nil)
+        options.trafficPort = port
+        options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
+        options.core.traffic.sendingEnabled = true
+        let daemon = try LiveDaemon(options: options, logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(sender) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let total = 5_000
+        let done = Mutex(false)
+        // The flood, from another thread, as fast as loopback takes it (with a breath every 50 to stay inside the
+        // kernel's socket buffer, so that every datagram reaches the daemon and can be accounted for).
+        let target = address
+        BackgroundThread.start(name: "flood") {
+            var state: UInt64 = 99
+            var address = target
+            for index in 0..<total {
+                var bytes: [UInt8] = []
+                for _ in 0..<(1 + index % 80) {   // 1…80 bytes (a zero-length datagram carries nothing to count)
+                    state = state &* 6_364_136_223_846_793_005 &+ 1
+                    bytes.append(UInt8(truncatingIfNeeded: state >> 56))
+                }
+                if index % 2 == 0, bytes.count > 2 { bytes[0] = 0xC1; bytes[1] = 0x01 }
+                _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(sender, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+                if index % 10 == 0 { usleep(1_000) }
+            }
+            done.withLock { $0 = true }
+        }
+        // Meanwhile the aircraft flies (powered up in flight at 120 kt), one fix a second.
+        let base = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
+        for second in 0..<10 {
+            daemon.submit(.gpsFix(GPSFix(utc: base.adding(seconds: Double(second)), mode: .threeDimensional, latitudeDegrees: 47,
+                                         longitudeDegrees: 8 + Double(second) * 1e-3, altitudeMSLMeters: 1_500,
+                                         groundSpeedMetersPerSecond: 62, trackTrueDegrees: 90, climbMetersPerSecond: 0)))
+            usleep(1_020_000)
+        }
+        #expect(waitFor(seconds: 20) { done.withLock { $0 } })
+        usleep(500_000)
+        let status = try #require(try ControlClient(path: controlSocket).request("status")["status"])
+        let rejected = status["traffic"]?["rejected"]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
+        let received = status["traffic"]?["received"]?.int64Value ?? 0
+        let events = rejected + received
+        #expect(events == Int64(total), "\(events) of \(total) datagrams accounted for (rejected \(rejected), accepted \(received))")
+        #expect(status["flight"]?["airborne"] == .bool(true))
+        let ours = capture.drain()
+        // Airborne from the 6th fix (75 kt held 5 s): a report for each fix from then on, on time despite the flood.
+        #expect(ours.count >= 4, "own reports kept going out: \(ours.count)")
+        #expect(status["traffic"]?["datagramsSent"]?.int64Value == Int64(ours.count))
+    }
+}
