@@ -72,8 +72,9 @@ func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> 
     return body(&attributes)
 }
 
-/// Starts a program in the background; returns its pid.
-func startProcess(_ path: String, _ arguments: [String]) -> pid_t {
+/// Starts a program in the background; returns its pid. With `environment`, the child gets exactly those variables
+/// (plus PATH); without, it inherits the test's environment.
+func startProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -82,7 +83,15 @@ func startProcess(_ path: String, _ arguments: [String]) -> pid_t {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, environ) }
+    if let environment {
+        var env = environment.map { "\($0.key)=\($0.value)" }
+        if let pathVariable = getenv("PATH") { env.append("PATH=" + String(cString: pathVariable)) }
+        let envp = env.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, envp) }
+    } else {
+        _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, environ) }
+    }
     return pid
 }
 

@@ -5,24 +5,6 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 
-/// Starts a program with exactly the given extra environment (plus PATH).
-func startProcess(_ path: String, _ arguments: [String], environment: [String: String]) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var env = environment.map { "\($0.key)=\($0.value)" }
-    if let pathVariable = getenv("PATH") { env.append("PATH=" + String(cString: pathVariable)) }
-    let envp = env.map { strdup($0) } + [nil]
-    defer { envp.forEach { free($0) } }
-    var pid: pid_t = 0
-    _ = withSpawnAttributes { posix_spawn(&pid, path, &actions, $0, argv, envp) }
-    return pid
-}
-
 @Suite("systemd integration", .serialized)
 struct SystemdNotifyTests {
     /// A datagram socket standing in for systemd's notify socket.

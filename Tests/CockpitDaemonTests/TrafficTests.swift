@@ -102,6 +102,18 @@ struct TrafficTests {
         #expect(capture2.stopCollecting().allSatisfy { (try? TrafficPacket.decodeReport($0[...]))?.flags.contains(.airborne) == true })
     }
 
+    /// The `drops` column of /proc/net/udp for the socket bound to `port`.
+    static func kernelDrops(port: Int) -> Int64 {
+        let hexPort = String(port, radix: 16, uppercase: true)
+        let suffix = ":" + String(repeating: "0", count: max(0, 4 - hexPort.count)) + hexPort
+        for line in readFile("/proc/net/udp").split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 12, fields[1].hasSuffix(suffix) else { continue }
+            return Int64(fields.last!) ?? 0
+        }
+        return 0
+    }
+
     static func fixes(_ file: String, from start: Int, count: Int) throws -> [GPSFix] {
         let flight = try IGCParser.parse(try LineReader.readAll(path: Fixtures.path("flights/" + file)))
         let all = flight.records.compactMap { if case .gpsFix(let fix) = $0.input, fix.hasValidPosition { fix } else { nil } }
@@ -225,7 +237,12 @@ struct TrafficTests {
         let rejected = status["traffic"]?["rejected"]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
         let received = status["traffic"]?["received"]?.int64Value ?? 0
         let events = rejected + received
-        #expect(events == Int64(total), "\(events) of \(total) datagrams accounted for (rejected \(rejected), accepted \(received))")
+        // What the kernel dropped at the daemon's socket (when two busy cores fall behind) never reached the daemon;
+        // /proc/net/udp counts it. Everything else must be accounted for, one by one.
+        let kernelDrops = Self.kernelDrops(port: port)
+        #expect(events + kernelDrops == Int64(total),
+                "\(events) counted + \(kernelDrops) dropped by the kernel of \(total) (rejected \(rejected), accepted \(received))")
+        #expect(events >= Int64(total) * 9 / 10)
         #expect(status["flight"]?["airborne"] == .bool(true))
         let ours = capture.drain()
         // Airborne from the 6th fix (75 kt held 5 s): a report for each fix from then on, on time despite the flood.
