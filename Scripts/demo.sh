@@ -9,7 +9,7 @@ bin=.build/release
 flight=Tests/Fixtures/flights/opensoar__missing_lcu_lseeyou_lines.igc
 socket=${COCKPIT_SOCKET:-/tmp/cockpitd-demo.sock}
 speed=${SPEED:-60}
-"$bin/cockpitd" replay "$flight" --speed "$speed" --socket "$socket" --airfields Data/airfields.sqlite --log-level warning &
+"$bin/cockpitd" replay "$flight" --speed "$speed" --socket "$socket" --airfields Data/airfields.sqlite --profile glider --log-level warning &
 daemon=$!
 trap 'kill $daemon 2>/dev/null || true' EXIT INT TERM
 for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
