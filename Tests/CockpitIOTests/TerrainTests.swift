@@ -103,15 +103,15 @@ struct HeightAboveGroundTests {
         var fix = GPSFix(mode: .threeDimensional, latitudeDegrees: lat, longitudeDegrees: lon, altitudeMSLMeters: 304.8)
         var (feet, source) = HeightAboveGround.estimate(fix: fix, terrain: sample, nearest: nil)
         #expect(abs(feet! - (1_000 - 13.0 / 0.3048)) < 0.5)
-        #expect(source == "terrain (SRTM)")
+        #expect(source == .terrain)
         // Only HAE known: HAE − N − terrain.
         fix.altitudeMSLMeters = nil
         fix.altitudeHAEMeters = 304.8 + 17.51
         (feet, source) = HeightAboveGround.estimate(fix: fix, terrain: sample, nearest: nil)
         #expect(abs(feet! - (1_000 - 13.0 / 0.3048)) < 0.5)
-        #expect(source.contains("HAE"))
+        #expect(source == .terrainWithAltitudeFromHAE)
         // No terrain: nothing but speed.
         (feet, source) = HeightAboveGround.estimate(fix: fix, terrain: nil, nearest: nil)
-        #expect(feet == nil && source == "speed only")
+        #expect(feet == nil && source == .speedOnly)
     }
 }

@@ -106,7 +106,7 @@ extension StatusSnapshot {
             "stateForSeconds": .number(flight.since.map { monotonic.seconds(since: $0) }, decimals: 0),
             "gpsLost": .bool(flight.gpsLost),
             "heightAboveGroundFeet": .number(flight.heightAboveGroundFeet, decimals: 0),
-            "heightSource": .string(flight.heightSource),
+            "heightSource": .string(flight.heightSource.description),
             "lastTakeoff": flight.takeoffs.last.map { .object($0.json) } ?? .null,
             "lastLanding": flight.landings.last.map { .object($0.json) } ?? .null,
             "takeoffs": .integer(Int64(flight.takeoffs.count)),

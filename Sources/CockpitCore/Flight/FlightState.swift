@@ -42,7 +42,7 @@ public struct FlightState: Sendable, Equatable {
     public private(set) var takeoffs: [Transition] = []
     public private(set) var landings: [Transition] = []
     /// How the height above ground was known for the last fix.
-    public private(set) var heightSource = "none"
+    public private(set) var heightSource = HeightAboveGround.Source.none
     public private(set) var heightAboveGroundFeet: Double?
 
     /// Where and when a condition began.
@@ -64,7 +64,7 @@ public struct FlightState: Sendable, Equatable {
     /// True while a datagram may carry our real position: airborne, or rolling out within the touch-and-go minute.
     public var isAirborne: Bool { phase == .airborne || phase == .landingRoll }
 
-    mutating func update(at now: MonotonicInstant, fix: GPSFix, heightAboveGroundFeet: Double?, heightSource: String,
+    mutating func update(at now: MonotonicInstant, fix: GPSFix, heightAboveGroundFeet: Double?, heightSource: HeightAboveGround.Source,
                          nearestAirfield: String?, profile: FlightProfile, effects: inout [Effect]) {
         gpsLost = false
         fixes += 1

@@ -3,7 +3,26 @@
 public enum HeightAboveGround {
     public static let airfieldFallbackNauticalMiles = 5.0
 
-    public static func estimate(fix: GPSFix, terrain: TerrainSample?, nearest: NearestAirfield?) -> (feet: Double?, source: String) {
+    /// Where the height came from (a value, so the per-fix path builds no strings; the status renders it).
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        case none
+        case terrain
+        case terrainWithAltitudeFromHAE
+        case nearestAirfield(ident: String)
+        case speedOnly
+
+        public var description: String {
+            switch self {
+            case .none: "none"
+            case .terrain: "terrain (SRTM)"
+            case .terrainWithAltitudeFromHAE: "terrain (SRTM), altitude from HAE − EGM96"
+            case .nearestAirfield(let ident): "nearest airfield elevation (\(ident))"
+            case .speedOnly: "speed only"
+            }
+        }
+    }
+
+    public static func estimate(fix: GPSFix, terrain: TerrainSample?, nearest: NearestAirfield?) -> (feet: Double?, source: Source) {
         var msl = fix.altitudeMSLMeters
         var mslFromHAE = false
         if msl == nil, let hae = fix.altitudeHAEMeters, let n = terrain?.geoidSeparationMeters {
@@ -12,11 +31,11 @@ public enum HeightAboveGround {
         }
         if let terrain, terrain.latitudeDegrees == fix.latitudeDegrees, terrain.longitudeDegrees == fix.longitudeDegrees,
            let ground = terrain.elevationMeters, let msl {
-            return (UnitConversions.feet(fromMeters: msl - ground), mslFromHAE ? "terrain (SRTM), altitude from HAE − EGM96" : "terrain (SRTM)")
+            return (UnitConversions.feet(fromMeters: msl - ground), mslFromHAE ? .terrainWithAltitudeFromHAE : .terrain)
         }
         if let msl, let nearest, nearest.distanceNauticalMiles <= airfieldFallbackNauticalMiles, let elevation = nearest.airfield.elevationFeet {
-            return (UnitConversions.feet(fromMeters: msl) - elevation, "nearest airfield elevation (\(nearest.airfield.ident))")
+            return (UnitConversions.feet(fromMeters: msl) - elevation, .nearestAirfield(ident: nearest.airfield.ident))
         }
-        return (nil, "speed only")
+        return (nil, .speedOnly)
     }
 }
