@@ -59,6 +59,8 @@ public struct DaemonInfo: Sendable {
                 "oversizedRequests": .integer(Int64(control.oversizedRequests)),
                 "refusedTooManyClients": .integer(Int64(control.refusedTooMany)),
                 "droppedWatchFrames": .integer(Int64(control.droppedWatchFrames)),
+                "stuckClientsDisconnected": .integer(Int64(control.stuckDisconnects)),
+                "idleClientsDisconnected": .integer(Int64(control.idleDisconnects)),
             ])
         }
         return object

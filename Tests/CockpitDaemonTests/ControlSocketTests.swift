@@ -99,8 +99,20 @@ final class ControlSocketTests {
         let watcher = try ControlClient(path: socketPath)
         #expect(try watcher.request("watch")["type"] == .string("watching"))
         #expect(try watcher.readResponse()["type"] == .string("snapshot"))
-        let counters = try other.request("status")["status"]?["daemon"]?["control"]
-        #expect(counters != nil)
+        // The client that never read was cut off; the others were served all along.
+        #expect(waitFor(seconds: 5) {
+            ((try? other.request("status"))?["status"]?["daemon"]?["control"]?["stuckClientsDisconnected"]?.int64Value ?? 0) >= 1
+        })
+        // Its answers stop and the connection ends — end of file, or a reset because its own requests were never
+        // read — rather than hanging until the 10 s receive timeout.
+        var ended = false
+        do {
+            while try greedy.readLine() != nil {}
+            ended = true
+        } catch {
+            ended = "\(error)".contains("reset")
+        }
+        #expect(ended)
     }
 }
 

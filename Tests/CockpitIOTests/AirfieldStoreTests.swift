@@ -38,14 +38,22 @@ struct AirfieldStoreTests {
         return [plain, hard, wide]
     }()
 
+    /// OurAirports: Matei (NFNM) is at 179.877°W on Taveuni, Rabi (NFFR) at 179.976°E — neighbours across 180°.
     @Test func taveuniSeesAcrossTheAntimeridian() throws {
         let store = try AirfieldData.store()
-        let results = try store.nearest(latitude: -16.69, longitude: -179.88, filter: AirfieldFilter(), declinationDegrees: nil,
-                                        groundSpeedKnots: nil)
-        let longitudes = results.map(\.airfield.longitudeDegrees)
-        #expect(longitudes.contains { $0 > 179 } && longitudes.contains { $0 < -179 } || longitudes.contains { $0 > 170 })
-        // Matei (NFNM) on Taveuni is the closest: the answer comes from the other side of 180°.
-        #expect(results.first?.airfield.ident == "NFNM")
+        // From Matei, the nearest neighbour across the line is in the eastern hemisphere.
+        let fromWest = try store.nearest(latitude: -16.6906, longitude: -179.877, filter: AirfieldFilter(), declinationDegrees: nil,
+                                         groundSpeedKnots: nil)
+        #expect(fromWest.first?.airfield.ident == "NFNM")
+        let rabi = try #require(fromWest.first { $0.airfield.ident == "NFFR" })
+        #expect(rabi.airfield.longitudeDegrees > 179)
+        // Ellipsoidal distance Matei → Rabi across 180° (pyproj/GeographicLib `Geod(ellps="WGS84").inv`: 23,420.46 m =
+        // 12.646 nm), not the long way round.
+        #expect(abs(rabi.distanceNauticalMiles - 12.646) < 0.001, "\(rabi.distanceNauticalMiles) nm")
+        // And from a point just east of 180°, Matei (west) is found.
+        let fromEast = try store.nearest(latitude: -16.69, longitude: 179.99, filter: AirfieldFilter(), declinationDegrees: nil,
+                                         groundSpeedKnots: nil)
+        #expect(fromEast.prefix(3).contains { $0.airfield.ident == "NFNM" && $0.airfield.longitudeDegrees < 0 })
     }
 
     @Test func airfieldByIdentWithRunwaysAndFrequencies() throws {

@@ -16,8 +16,6 @@ public struct BaroState: Sendable, Equatable {
     public var publishedPressurePascals: Double?
     public var publishedTemperatureCelsius: Double?
     public var publishedAt: MonotonicInstant?
-    /// Monotonic time of the newest sample that went into the published value.
-    public var publishedSampleAt: MonotonicInstant?
 
     /// Since when the cabin has been at least `pressurisationMarginFeet` below GPS altitude (nil when not).
     public var cabinBelowGPSSince: MonotonicInstant?
@@ -122,7 +120,6 @@ public struct BaroState: Sendable, Equatable {
         publishedTemperatureCelsius = pendingTemperatureCount > 0
             ? pendingTemperatureSumCelsius / Double(pendingTemperatureCount) : lastSample?.temperatureCelsius
         publishedAt = now
-        publishedSampleAt = lastSampleAt
         pendingPressureSumPascals = 0
         pendingTemperatureSumCelsius = 0
         pendingTemperatureCount = 0

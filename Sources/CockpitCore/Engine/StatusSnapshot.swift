@@ -13,8 +13,6 @@ public struct StatusSnapshot: Sendable {
     public let traffic: TrafficState
     public let lastTickAt: MonotonicInstant?
 
-    public static let empty = Engine().snapshot
-
     public var utc: UTCInstant? { gps.utc(at: monotonic) }
     public var gpsValidity: GPSState.Validity {
         gps.validity(at: monotonic, staleAfterSeconds: configuration.gpsStaleAfterSeconds)

@@ -15,7 +15,6 @@ public struct IGCFlight: Sendable {
     public var skippedLines: Int
     /// The median interval between B records, seconds.
     public var medianFixIntervalSeconds: Double
-    public var maximumFixIntervalSeconds: Double
 
     let fixes: [IGCParser.BRecord]
     /// Seconds since the flight date's midnight, per B record, after midnight rollover.
@@ -121,7 +120,7 @@ public enum IGCParser {
                     if let record = parseB(line) { bRecords.append(record) } else { skipped += 1 }
                 } else if kind == UInt8(ascii: "H") {
                     if date == nil, let parsed = parseDate(line) { date = parsed }
-                    if startsWith(line, "HFALGALTGPS") || startsWith(line, "HFALG") {
+                    if startsWith(line, "HFALGALTGPS") {   // GNSS altitude datum: ELL (the default) or GEO
                         let text = String(decoding: line, as: UTF8.self).uppercased()
                         if text.contains("GEO") || text.contains("MSL") { gnssIsMSL = true }
                     }
@@ -159,7 +158,7 @@ public enum IGCParser {
         }
         return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL,
                          invalidFixes: bRecords.filter { !$0.valid }.count, skippedLines: skipped,
-                         medianFixIntervalSeconds: Double(median), maximumFixIntervalSeconds: Double(positive.last ?? 1),
+                         medianFixIntervalSeconds: Double(median),
                          fixes: bRecords, absoluteSeconds: absoluteSeconds, neighbours: neighbours,
                          midnight: UTCInstant(year: year, month: month, day: day))
     }
