@@ -20,12 +20,13 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var closing = false
     var lastSentRevision: Int64 = -1
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
-    var lastWritableAt = NIODeadline.now()
+    var lastWritableAt = NIODeadline.uptimeNanoseconds(0)
 
     init(server: ControlServer) { self.server = server }
 
     func channelActive(context: ChannelHandlerContext) {
         channel = context.channel
+        lastWritableAt = context.eventLoop.now
         guard server.clientCount < server.limits.maximumClients else {
             server.count { $0.refusedTooMany += 1 }
             fail(context, ControlProtocol.Failure(.tooManyClients, "the daemon serves at most \(server.limits.maximumClients) clients"),
@@ -104,7 +105,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 guard !closing else { return }
                 let frame = server.watchFrame(allocator: context.channel.allocator)
                 lastSentRevision = frame.revision
-                lastSentAt = .now()
+                lastSentAt = context.eventLoop.now
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
             default:
                 switch server.hooks.handle(request, credentials) {

@@ -126,6 +126,12 @@ public final class ControlServer: @unchecked Sendable {
             throw .bindFailed(path, "\(error)")
         }
         chmod(path, mode_t(limits.socketMode))
+        startWatchTimer()
+    }
+
+    /// Sends watch frames every `watchMinimumIntervalMilliseconds` on the loop (called by `start`; tests on an
+    /// embedded loop call it alone).
+    func startWatchTimer() {
         let interval = TimeAmount.milliseconds(limits.watchMinimumIntervalMilliseconds)
         watchTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
             self.sendWatchFrames()
@@ -178,7 +184,7 @@ public final class ControlServer: @unchecked Sendable {
 
     public func sendWatchFrames() {
         guard !watchers.isEmpty else { return }
-        let now = NIODeadline.now()
+        let now = loop.now   // the loop's clock: virtual time under test
         var frame: (revision: Int64, line: ByteBuffer)?
         for watcher in watchers.values {
             guard let channel = watcher.channel else { continue }
