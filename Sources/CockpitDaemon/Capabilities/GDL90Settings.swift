@@ -49,10 +49,11 @@ public struct GDL90Settings: SettingsGroup {
               }, show: { String($0.discoveryPort ?? 0) }),
         .init("gdl90-leases", .value(name: "FILE"),
               help: "Send GDL 90 (port 4000) to every IPv4 address in this dnsmasq leases file (e.g. /var/lib/misc/dnsmasq.leases), re-read every 30 s.",
-              set: { $0.leasesFile = try SettingValue.nonEmpty($1) }, show: { $0.leasesFile ?? "none" }),
+              set: { $0.leasesFile = try SettingValue.optionalPath($1) }, show: { $0.leasesFile ?? "none" }),
         .init("gdl90-callsign", .value(name: "TEXT"),
               help: "Ownship call sign in the GDL 90 ownship report (up to 8 of A–Z, 0–9), e.g. the registration.",
               set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.callsign = ""; return }
                   let upper = text.uppercased()
                   guard upper.count <= 8, upper.unicodeScalars.allSatisfy({ ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A) }) else {
                       throw SettingError("must be up to 8 letters and digits, not \"\(text)\"")
@@ -62,6 +63,7 @@ public struct GDL90Settings: SettingsGroup {
         .init("gdl90-address", .value(name: "HEX"),
               help: "Ownship 24-bit ICAO address (6 hex digits) so the EFB does not show the own aircraft as traffic; none: address 0, self-assigned.",
               set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.icaoAddress = nil; return }
                   let digits = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
                   guard digits.count == 6, let value = UInt32(digits, radix: 16) else { throw SettingError("must be 6 hexadecimal digits, not \"\(text)\"") }
                   settings.icaoAddress = value
