@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
@@ -222,7 +223,8 @@ struct EFBTests {
     @Test func discoveryStartsSendingWithinTwoSeconds() throws {
         let discoveryPort = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let capture = DatagramCapture()
-        var options = LiveOptions(socketPath: temporaryPath(".sock"), gpsd: nil)
+        let socket = temporaryPath(".sock")
+        var options = LiveOptions(socketPath: socket, gpsd: nil)
         options.settings[GDL90Settings.self].discoveryPort = discoveryPort
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
@@ -244,6 +246,47 @@ struct EFBTests {
             return
         }
         #expect(!gpsValid, "no GPS in this daemon")
+        // The status counts per destination, and says how it was found.
+        let gdl90 = try #require(try ControlClient(path: socket).request("status")["status"]?["outputs"]?["gdl90"])
+        let destination = try #require(gdl90["destinations"]?.arrayValue?.first)
+        #expect(destination["destination"] == .string("127.0.0.1:\(capture.port)"))
+        #expect(destination["source"] == .string("discovered (ForeFlight)"))
+        #expect((destination["sent"]?.int64Value ?? 0) >= 3 && gdl90["discovery"]?["accepted"]?.int64Value == 1)
+    }
+
+    /// A FLARM client that stops reading is disconnected once its backlog passes the limit; a reading client is served
+    /// on. The test drives the server itself (as the core's tick does), so nothing waits on a clock.
+    @Test func flarmClientThatStopsReadingIsDropped() throws {
+        let port = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
+        let server = try NMEATCPServer(port: port, backlogLimitBytes: 16_384)
+        defer { server.stop() }
+        func connectClient(receiveBuffer: Int32) -> Int32 {
+            let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var size = receiveBuffer
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            return fd
+        }
+        let stuck = connectClient(receiveBuffer: 4_096)
+        let reader = TCPCapture(port: port)
+        defer { close(stuck) }
+        #expect(waitFor(seconds: 5) { server.broadcast(""); return server.clients.count == 2 })
+        let second = String(repeating: "$PFLAA,0,100,100,10,0,ABCDEF,90,,30,0.5,0*00\r\n", count: 40)   // ≈ 2 kB, a busy second
+        var rounds = 0
+        while server.counters.droppedStuck == 0 && rounds < 10_000 {
+            server.broadcast(second)
+            rounds += 1
+            if rounds % 10 == 0 { usleep(1_000) }   // let the reader thread run
+        }
+        #expect(server.counters.droppedStuck == 1, "after \(rounds) rounds")
+        #expect(server.clients.count == 1, "the reading client stays")
+        server.stop()
+        let received = reader.text(waitingUpTo: 5)
+        #expect(received.utf8.count >= rounds * second.utf8.count - 16_384, "the reader got \(received.utf8.count) bytes")
     }
 
     /// Silence: with one broadcast heard, a paced replay (20× real time) sends for 15 s of replay time (the heartbeat

@@ -134,6 +134,7 @@ public final class NMEATCPServer: @unchecked Sendable {
             counters.lastError = "\(connection.peer) stopped reading: disconnected"
             return false
         }
+        if connection.backlog.isEmpty { return true }
         let written = connection.backlog.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         if written > 0 {
             counters.writes += 1
@@ -142,7 +143,7 @@ public final class NMEATCPServer: @unchecked Sendable {
             connection.backlog.removeFirst(written)
             return true
         }
-        if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return true }
+        if written == 0 || errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return true }
         counters.failed += 1
         counters.lastError = "\(connection.peer): \(String(cString: strerror(errno)))"
         return false
