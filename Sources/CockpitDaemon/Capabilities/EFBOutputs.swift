@@ -69,6 +69,10 @@ final class GDL90Output: RunnerOutput {
         }
         var seen = Set<String>()
         active = active.filter { seen.insert($0).inserted }
+        if targets.count > 256 {   // EFBs come and go over a long uptime: forget the counters of those gone
+            order = order.filter { seen.contains($0) }
+            targets = targets.filter { seen.contains($0.key) }
+        }
         guard !active.isEmpty else { return }
         var ownship = GDL90Ownship(icaoAddress: settings.icaoAddress, callsign: settings.callsign,
                                    emitterCategory: GDL90Ownship.emitterCategory(for: snapshot.configuration.flightProfile.kind))
