@@ -57,7 +57,9 @@ enum RadarScenes {
     /// report from 16.7° S 179.99° W (0.03° of longitude further east) 800 ft higher, standing still so that nothing is
     /// dead-reckoned. Great circle on the mean sphere: 2R·asin(cos φ · sin(Δλ/2)) = 1.725 nm, bearing 090.
     static func antimeridianStatus() -> JSONValue {
-        var engine = Engine()
+        var configuration = CoreConfiguration()
+        configuration.traffic.listening = true
+        var engine = Engine(configuration: configuration)
         let utc = UTCInstant(year: 2026, month: 6, day: 1, hour: 0)
         let at = MonotonicInstant(seconds: 100)
         _ = engine.handle(.gps(.fix(GPSFix(utc: utc, mode: .threeDimensional, latitudeDegrees: -16.7, longitudeDegrees: 179.98,

@@ -51,13 +51,13 @@ public enum RadarRenderer {
         var canvas = RadarCanvas(width: layout.width, height: layout.lineCount)
         drawRings(&canvas, layout: layout, symbols: symbols)
         let compass = drawCompass(&canvas, layout: layout, symbols: symbols, up: up, trackUp: trackUp)
-        drawRingLabels(&canvas, layout: layout, range: range, avoiding: compass)
         let ownOctant = trackUp ? 0 : track.map { RadarGeometry.octant($0) } ?? 0
         canvas.put(symbols.own(octant: ownOctant), layout.centreRow, layout.centreColumn, .own, take: true)
 
         let placements = picture.hasOwnPosition
             ? RadarGeometry.place(picture.targets, upTrueDegrees: up, rangeNauticalMiles: range, layout: layout) : []
         drawTargets(&canvas, placements, layout: layout, symbols: symbols)
+        drawRingLabels(&canvas, layout: layout, range: range, avoiding: compass)
         if let column = layout.listColumn {
             drawList(&canvas, picture, column: column, rows: 1..<(layout.lineCount - 1), symbols: symbols, track: track)
         }
@@ -110,13 +110,15 @@ public enum RadarRenderer {
         }
     }
 
-    /// Each ring's distance where it crosses the bottom of the disc, moved right past a compass letter there.
+    /// Each ring's distance where it crosses the bottom of the disc, moved right past a compass letter there; left out
+    /// where a target or its tag already is (the range is in the header too).
     static func drawRingLabels(_ canvas: inout RadarCanvas, layout: RadarLayout, range: Double, avoiding: Set<Int>) {
         for fraction in [0.5, 1.0] {
             let row = layout.centreRow + Int((fraction * Double(layout.radiusRows)).rounded())
             let label = RadarText.range(range * fraction) + (fraction == 1 ? "nm" : "")
             var column = layout.centreColumn + 1
             while (column..<(column + label.count)).contains(where: { avoiding.contains(row * layout.width + $0) }) { column += 1 }
+            if (column..<(column + label.count)).contains(where: { canvas.isTaken(row, $0) }) { continue }
             canvas.write(label, row, column, .label)
         }
     }
