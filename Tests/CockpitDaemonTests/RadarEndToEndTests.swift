@@ -40,7 +40,9 @@ struct RadarEndToEndTests {
             let thousandths = Int((abs(degrees) * 60_000).rounded())
             return digits(thousandths / 60_000, degreeDigits) + digits(thousandths % 60_000, 5) + (degrees < 0 ? negative : positive)
         }
-        var text = "AXXXRADARTEST\nHFDTE\(date)\n"
+        // GNSS altitudes declared as above the geoid (MSL): own reports carry an MSL altitude only, and the relative
+        // altitude between the two flights is the same whichever datum both use.
+        var text = "AXXXRADARTEST\nHFDTE\(date)\nHFALGALTGPS:GEO\n"
         for record in records {
             let s = record.secondsOfDay
             text += "B" + digits(s / 3600, 2) + digits(s / 60 % 60, 2) + digits(s % 60, 2)
