@@ -1,6 +1,7 @@
 import ArgumentParser
 import CockpitClient
 import CockpitCore
+import CockpitProtocol
 import Glibc
 
 /// `cockpitctl radar`: the traffic picture (geometry and drawing live in CockpitClient's Radar*).
@@ -37,21 +38,26 @@ struct Radar: ParsableCommand {
     func run() throws {
         let terminal = isatty(1) == 1
         var pane = RadarPane(range: Self.parseRange(range) ?? .auto, northUp: northUp, ascii: ascii, terminal: terminal)
-        let client = try global.connect()
         let follow = (count ?? (terminal ? Int.max : 1)) > 1
         if !follow {
-            let status = try request(client, "status")["status"] ?? .null
+            let status = try cockpitctlRequest(global, RequestName.status)["status"] ?? .null
             print(global.json ? JSONWriter.string(pane.placementsJSON(status)) : pane.frame(status, size: pane.size()).text)
             return
         }
-        _ = try request(client, "watch")
+        let client = try global.connect()
+        do {
+            _ = try checked(try client.request(RequestName.watch), json: global.json)
+        } catch let failure as ControlClient.Failure {
+            printError("cockpitctl: \(failure)")
+            throw ExitCode(ExitStatus.unreachable)
+        }
         var received = 0
         if terminal && !global.json { RadarPane.enterFullScreen() }
         defer { if terminal && !global.json { RadarPane.leaveFullScreen() } }
         while true {
             let line: String?
             do { line = try client.readLine() } catch {
-                if case .io(let reason) = error, reason.contains("timed out") { continue }
+                if error == .timedOut { continue }   // no frame within the receive timeout: keep following
                 printError("cockpitctl: \(error)")
                 throw ExitCode(ExitStatus.unreachable)
             }
