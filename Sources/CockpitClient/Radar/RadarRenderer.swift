@@ -51,8 +51,9 @@ public enum RadarRenderer {
         var canvas = RadarCanvas(width: layout.width, height: layout.lineCount)
         drawRings(&canvas, layout: layout, symbols: symbols)
         let compass = drawCompass(&canvas, layout: layout, symbols: symbols, up: up, trackUp: trackUp)
-        let ownOctant = trackUp ? 0 : track.map { RadarGeometry.octant($0) } ?? 0
-        canvas.put(symbols.own(octant: ownOctant), layout.centreRow, layout.centreColumn, .own, take: true)
+        // Own aircraft: an arrow along the track (straight up when track-up), a plain mark when the track is unknown.
+        let own = track.map { symbols.own(octant: trackUp ? 0 : RadarGeometry.octant($0)) } ?? symbols.ownWithoutTrack
+        canvas.put(own, layout.centreRow, layout.centreColumn, .own, take: true)
 
         let placements = picture.hasOwnPosition
             ? RadarGeometry.place(picture.targets, upTrueDegrees: up, rangeNauticalMiles: range, layout: layout) : []
@@ -167,11 +168,9 @@ public enum RadarRenderer {
         for placement in priority {
             let tag = symbols.tag(placement.target, beyondRange: placement.beyondRange)
             let right = placement.column + 1, left = placement.column - tag.count
-            let snapshot = canvas
-            func free(_ start: Int) -> Bool {
-                (start..<(start + tag.count)).allSatisfy { $0 >= 0 && $0 <= discRight && !snapshot.isTaken(placement.row, $0) }
+            let start = [right, left].first { candidate in
+                (candidate..<(candidate + tag.count)).allSatisfy { $0 >= 0 && $0 <= discRight && !canvas.isTaken(placement.row, $0) }
             }
-            let start = free(right) ? right : free(left) ? left : nil
             if let start { canvas.write(tag, placement.row, start, style(placement.target), take: true) }
         }
     }

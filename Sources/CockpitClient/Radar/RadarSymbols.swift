@@ -33,6 +33,8 @@ public struct RadarSymbols: Sendable, Equatable {
         return ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"][octant & 7]
     }
 
+    public var ownWithoutTrack: Character { ascii ? "@" : "◎" }
+
     /// A target beyond the range: an arrow on the outer ring pointing out towards it.
     public func edge(octant: Int) -> Character {
         ascii ? ["^", "/", ">", "\\", "v", "/", "<", "\\"][octant & 7] : ["⇑", "⇗", "⇒", "⇘", "⇓", "⇙", "⇐", "⇖"][octant & 7]
