@@ -17,7 +17,7 @@ let binaries: String = {
     return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
 }()
 
-/// `cockpit-bench nearest` (or replay, baro, rss, gpsd) runs one section; no argument runs them all.
+/// `cockpit-bench nearest` (or replay, baro, flight, decode, traffic, efb, rss, gpsd) runs one section; no argument runs them all.
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { sections.isEmpty || sections.contains(name) }
 
