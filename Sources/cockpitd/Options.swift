@@ -57,7 +57,7 @@ struct AirfieldOptions: ParsableArguments {
     @Option(name: .long, help: "Airfield database (built by `cockpitd airfields import`). Default: /var/lib/cockpit/airfields.sqlite, /usr/share/cockpit/airfields.sqlite or ./Data/airfields.sqlite, the first that exists.")
     var airfields: String?
 
-    @Option(name: .long, help: "Airborne-detection profile: powered, glider or paraglider (docs/flight-state.md).")
+    @Option(name: .long, help: "Airborne-detection profile: powered, glider, hang-glider or paraglider (docs/flight-state.md).")
     var profile: String = "powered"
 
     @Option(name: .long, help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).")
@@ -74,7 +74,7 @@ struct AirfieldOptions: ParsableArguments {
 
     func validate() throws {
         guard minRunwayFeet >= 0, minRunwayFeet <= 20_000 else { throw ValidationError("--min-runway-feet must be 0…20000") }
-        guard FlightProfile.Kind(rawValue: profile) != nil else { throw ValidationError("--profile must be powered, glider or paraglider") }
+        guard FlightProfile.Kind(rawValue: profile) != nil else { throw ValidationError("--profile must be powered, glider, hang-glider or paraglider") }
         if let airfields, access(airfields, R_OK) != 0 { throw ValidationError("--airfields \(airfields): cannot read the file") }
     }
 
