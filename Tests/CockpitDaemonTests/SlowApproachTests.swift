@@ -5,8 +5,9 @@ import CockpitDaemon
 import CockpitIO
 
 /// A wing flying into wind on final: the last 130 m of descent of a bundled flight re-timed so the ground speed stays
-/// between 5 and 15 kt (10 ± 5 kt over a 60 s cycle), everything after it shifted by the added time. The landing must
-/// still be within a minute of the (shifted) real touchdown, not where the ground speed first fell.
+/// between 5 and 15 kt (10 ± 5 kt over a 60 s cycle) down to the touchdown, everything after it (the real roll-out)
+/// shifted by the added time. The landing must still be within a minute of the real touchdown, not where the ground
+/// speed first fell.
 @Suite("Flight state on a slow final approach")
 struct SlowApproachTests {
     static let cases: [(String, FlightProfile.Kind)] = [
@@ -19,8 +20,12 @@ struct SlowApproachTests {
     func landingWithinAMinuteOfTheRealTouchdown(_ file: String, _ profile: FlightProfile.Kind) throws {
         let flight = FlightStateTests.flights.first { $0.file == file }!
         let log = try IGCLog(fixture: file)
-        let touchdown = log.index(at: IGCLog.seconds(flight.landing))
-        let target = log.records[touchdown].pressureMeters + 130
+        // SOURCE.md's landing is where the aircraft stopped; the touchdown is where the descent ended before it: the
+        // first record from which the pressure altitude stays within 3 m of the stopped aircraft's.
+        let stopped = log.index(at: IGCLog.seconds(flight.landing))
+        let ground = log.records[stopped].pressureMeters
+        let touchdown = (log.records[..<stopped].lastIndex { abs($0.pressureMeters - ground) > 3 } ?? stopped - 1) + 1
+        let target = ground + 130
         let from = try #require(log.records[..<touchdown].lastIndex { $0.pressureMeters >= target })
         let (slow, newTouchdown) = log.retiming(from: from, to: touchdown) { 10 + 5 * sin(2 * Double.pi * $0 / 60) }
         let approachSeconds = newTouchdown - log.records[from].seconds
@@ -40,7 +45,7 @@ struct SlowApproachTests {
         let takeoffs = transitions(run.summary, "takeoffs"), landings = transitions(run.summary, "landings")
         #expect(takeoffs.count == 1, "\(file) \(profile): \(takeoffs.count) takeoffs")
         try #require(landings.count == 1, "\(file) \(profile): \(landings.count) landings")
-        let expected = FlightStateTests.instant(flight.date, flight.landing).adding(seconds: Double(newTouchdown - IGCLog.seconds(flight.landing)))
+        let expected = FlightStateTests.instant(flight.date, "00:00:00").adding(seconds: Double(newTouchdown))
         #expect(abs(landings[0].utc.seconds(since: expected)) <= 60, "\(file) \(profile): landing \(landings[0].utc), touchdown \(expected)")
     }
 }

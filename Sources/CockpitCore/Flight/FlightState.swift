@@ -76,7 +76,7 @@ public struct FlightState: Sendable, Equatable {
         var heightAboveGroundFeet: Double?
     }
 
-    /// Fixes in a row below the taxi speed with the altitude inside the still band.
+    /// Fixes in a row below a speed with the altitude inside the still band.
     struct StillRun: Sendable, Equatable {
         var start: Mark
         var gps: ClosedRange<Double>?
@@ -89,6 +89,23 @@ public struct FlightState: Sendable, Equatable {
             self.afterGap = afterGap
             gps = gpsFeet.map { $0...$0 }
             baro = baroFeet.map { $0...$0 }
+        }
+
+        /// Carries the run over a gap: only when the fix after it is slow and in the same place (a logger that skips
+        /// records on the ground); otherwise the run ends at the gap.
+        static func across(_ run: StillRun?, to here: Mark, speedKnots: Double?, below limit: Double) -> StillRun? {
+            guard let run, let speedKnots, speedKnots < limit, let distance = run.start.meters(to: here),
+                  distance <= FlightProfile.stillAcrossGapMeters else { return nil }
+            return run
+        }
+
+        /// Extends `run` with this fix (below `limit` knots), or starts a new one at it.
+        static func advance(_ run: inout StillRun?, at here: Mark, speedKnots: Double?, below limit: Double,
+                            gpsFeet: Double?, baroFeet: Double?, afterGap: FlightGap?) {
+            guard let speedKnots else { return }   // unknown speed: no evidence either way
+            guard speedKnots < limit else { run = nil; return }
+            if var current = run, current.extend(gpsFeet: gpsFeet, baroFeet: baroFeet) { run = current; return }
+            run = StillRun(start: here, gpsFeet: gpsFeet, baroFeet: baroFeet, afterGap: afterGap)
         }
 
         /// Extends the run, or returns false when the altitude left the band (still climbing or descending).
@@ -112,7 +129,11 @@ public struct FlightState: Sendable, Equatable {
     /// The gap the takeoff condition began right after (the aircraft left the ground somewhere inside it).
     private var conditionAfterGap: FlightGap?
     private var landingSince: Mark?
+    /// Below the taxi speed at one altitude: a minute of it decides that the aircraft is on the ground.
     private var still: StillRun?
+    /// Below the landing speed at one altitude: where the aircraft landed (a pilot walking off a landed wing at
+    /// 3–4 kt is not still, but has landed).
+    private var settled: StillRun?
     private var lastSample: Sample?
     private var fixes = 0
     private var startedFast: MonotonicInstant?
@@ -147,12 +168,8 @@ public struct FlightState: Sendable, Equatable {
             highSince = nil
             // Stopped before the gap and still stopped in the same place after it: stopped all along (a logger
             // that skips records on the ground). Anything else starts afresh after the gap.
-            if let run = still, let speed, speed < profile.taxiSpeedKnots, let distance = run.start.meters(to: here),
-               distance <= FlightProfile.stillAcrossGapMeters {
-                still = run
-            } else {
-                still = nil
-            }
+            still = StillRun.across(still, to: here, speedKnots: speed, below: profile.taxiSpeedKnots)
+            settled = StillRun.across(settled, to: here, speedKnots: speed, below: profile.landingSpeedKnots)
             let slowAndLow = (speed.map { $0 < profile.landingSpeedKnots } ?? true)
                 && (heightAboveGroundFeet.map { $0 < profile.airborneHeightFeet } ?? true)
             gaps.setOutcome(isAirborne ? (slowAndLow ? .deciding : .stillAirborne) : .stillOnGround, ofGapEndedAt: now)
@@ -173,13 +190,10 @@ public struct FlightState: Sendable, Equatable {
         func held(_ mark: Mark?) -> Bool { mark.map { now.seconds(since: $0.time) >= profile.airborneHoldSeconds } ?? false }
         let heldFlying = held(highSince) || held(airborneConditionSince)
 
-        if let speed, speed < profile.taxiSpeedKnots {
-            if var run = still, run.extend(gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet) { still = run } else {
-                still = StillRun(start: here, gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet, afterGap: closedGap)
-            }
-        } else if speed != nil {
-            still = nil
-        }
+        StillRun.advance(&still, at: here, speedKnots: speed, below: profile.taxiSpeedKnots,
+                         gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet, afterGap: closedGap)
+        StillRun.advance(&settled, at: here, speedKnots: speed, below: profile.landingSpeedKnots,
+                         gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet, afterGap: closedGap)
 
         switch phase {
         case .unknown:
@@ -229,7 +243,8 @@ public struct FlightState: Sendable, Equatable {
                       let run = still, now.seconds(since: run.start.time) >= profile.taxiSeconds {
                 enter(.onGround, at: now)
                 landingSince = nil
-                record(transition(.landing, at: run.start, after: run.afterGap, nearestAirfield: nearestAirfield), effects: &effects)
+                let place = landingPlace(still: run)
+                record(transition(.landing, at: place.start, after: place.afterGap, nearestAirfield: nearestAirfield), effects: &effects)
             }
         }
         if gaps.last?.outcome == .deciding, phase == .airborne { gaps.setOutcome(.stillAirborne, ofGapEndedAt: gaps.last?.endedAt) }
@@ -241,7 +256,8 @@ public struct FlightState: Sendable, Equatable {
         guard phase == .landingRoll, let began = landingSince else { return }
         landingSince = nil
         phase = .onGround
-        var landing = transition(.landing, at: still?.start ?? began, after: still?.afterGap, nearestAirfield: nil)
+        let place = still.map(landingPlace(still:)) ?? settled
+        var landing = transition(.landing, at: place?.start ?? began, after: place?.afterGap, nearestAirfield: nil)
         landing.estimateMethod = landing.estimateMethod ?? "data ended during the landing roll"
         record(landing, effects: &effects)
     }
@@ -256,6 +272,12 @@ public struct FlightState: Sendable, Equatable {
         guard phase != .unknown, let last = lastSample else { return }
         gaps.open(before: last, phase: phase)
         gaps.current?.tick(at: now, cabinAltitudeFeet: cabinAltitudeFeet)
+    }
+
+    /// Where it landed: where it came below the landing speed at one altitude, when that run leads into the still one.
+    private func landingPlace(still run: StillRun) -> StillRun {
+        guard let settled, settled.start.time <= run.start.time else { return run }
+        return settled
     }
 
     /// A transition at `mark` — estimated when `mark` is the first fix after `gap` (it happened inside the gap).
