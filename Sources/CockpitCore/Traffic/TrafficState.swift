@@ -7,6 +7,8 @@ public struct TrafficConfiguration: Sendable, Equatable {
     public var sendingEnabled = false
     /// On the ground, ask a relay for traffic with a coarse (0.1°) position and a one-time identifier every 10 s.
     public var groundQuery = false
+    /// The shell listens for reports and relay replies.
+    public var listening = false
     /// Datagrams carry an 8-byte HMAC-SHA-256 tag (a device key is configured).
     public var tagged = false
     /// Seed for the random identifiers (the shell draws it from /dev/urandom; replays fix it for determinism).
@@ -113,6 +115,8 @@ public struct TrafficState: Sendable, Equatable {
     mutating func receive(_ report: TrafficPacket.Report, at now: MonotonicInstant, ourUTC: UTCInstant?, viaRelay: Bool,
                           configuration: TrafficConfiguration) {
         guard !ownIdentifiers.contains(report.identifier) else { rejectedDatagram(TrafficPacket.Rejection.own.rawValue); return }
+        // Someone's ground query (a relay's business) is no aircraft in the air: counted, never a target.
+        guard report.type == .report else { rejectedDatagram("ground-query"); return }
         if let ourUTC, abs(report.utc.seconds(since: ourUTC)) > configuration.freshnessSeconds {
             rejectedDatagram(TrafficPacket.Rejection.stale.rawValue)
             return
