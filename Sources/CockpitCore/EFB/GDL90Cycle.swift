@@ -14,12 +14,12 @@ public struct GDL90Ownship: Sendable, Equatable {
         self.emitterCategory = emitterCategory
     }
 
-    /// Emitter category of a flight profile: light aeroplane (1), glider (9), paraglider/hang glider (12).
+    /// Emitter category of a flight profile: light aeroplane (1), glider (9), hang glider/paraglider (12).
     public static func emitterCategory(for kind: FlightProfile.Kind) -> UInt8 {
         switch kind {
         case .powered: 1
         case .glider: 9
-        case .paraglider: 12
+        case .hangGlider, .paraglider: 12   // ultralight / hang glider / paraglider
         }
     }
 }
