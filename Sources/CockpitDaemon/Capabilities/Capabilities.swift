@@ -10,6 +10,7 @@ public enum Capabilities {
         AirfieldSettings.self,
         FlightSettings.self,
         TrafficSettings.self,
+        AlertSettings.self,
         RecordingSettings.self,
         LoggingSettings.self,
         ReplaySettings.self,
