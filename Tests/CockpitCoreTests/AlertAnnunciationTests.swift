@@ -209,4 +209,22 @@ struct AlertAnnunciationTests {
         #expect(SpokenNumber.decimal(tenths: 20) == ["two"])
         #expect(Set(SpokenNumber.words(98_765) + SpokenNumber.decimal(tenths: 37)).isSubset(of: Set(SpokenNumber.vocabulary)))
     }
+
+    /// Every word the core can say is in the vocabulary the shell renders at start (so nothing waits for espeak-ng).
+    @Test func everyPhraseIsInTheVocabulary() {
+        var words = Set(AlertBoard.testPhrase + ["check oxygen", "GPS lost", "cabin barometer lost", "recording stopped", "flight log stopped"])
+        for advisory in OxygenAdvisory.allCases { words.formUnion(advisory.spokenPhrase) }
+        for bearing in stride(from: 0.0, to: 360, by: 7) {
+            for tenths in [1, 10, 15, 20, 37] {
+                for feet in [-500.0, -120, 0, 30, 480] {
+                    let relative = RelativeTraffic(latitudeDegrees: 0, longitudeDegrees: 0, distanceNauticalMiles: Double(tenths) / 10,
+                                                   bearingTrueDegrees: bearing, relativeBearingDegrees: bearing, relativeAltitudeFeet: feet,
+                                                   closureKnots: nil, ageSeconds: 0, deadReckoned: false)
+                    words.formUnion(AlertText.trafficPhrase(relative))
+                }
+            }
+        }
+        words.remove(",")
+        #expect(words.subtracting(Announcement.vocabulary).isEmpty, "missing: \(words.subtracting(Announcement.vocabulary))")
+    }
 }

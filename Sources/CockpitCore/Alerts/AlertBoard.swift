@@ -134,6 +134,7 @@ public struct AlertBoard: Sendable {
 
     /// `alerts.test`: the installer's level check. Speaks only when the voice is free (never over an alert).
     mutating func test(at now: MonotonicInstant, configuration: AlertConfiguration, effects: inout [Effect]) -> Bool {
+        guard configuration.voiceEnabled else { return false }
         if let current = voice, now < current.until { return false }
         speak(id: Self.testID, priority: .advisory, words: Self.testPhrase, at: now, configuration: configuration, effects: &effects)
         lastSpoken[Self.testID] = nil
