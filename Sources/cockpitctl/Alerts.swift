@@ -1,6 +1,7 @@
 import ArgumentParser
 import CockpitClient
 import CockpitCore
+import CockpitProtocol
 
 /// `cockpitctl alerts [show|ack|test]`.
 struct Alerts: ParsableCommand {
@@ -14,8 +15,7 @@ struct Alerts: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let client = try global.connect()
-            let response = try request(client, "status")
+            let response = try cockpitctlRequest(global, RequestName.status)
             let section = response["status"]?["alerts"] ?? .null
             if global.json { print(JSONWriter.string(section)); return }
             let lines = StatusPanel.alertLines(section)
@@ -29,8 +29,7 @@ struct Alerts: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let client = try global.connect()
-            let result = try request(client, "alerts.ack")["result"] ?? .null
+            let result = try cockpitctlRequest(global, RequestName.alertsAck)["result"] ?? .null
             print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "acknowledged"))
         }
     }
@@ -41,8 +40,7 @@ struct Alerts: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let client = try global.connect()
-            let result = try request(client, "alerts.test")["result"] ?? .null
+            let result = try cockpitctlRequest(global, RequestName.alertsTest)["result"] ?? .null
             print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "test"))
         }
     }

@@ -27,7 +27,7 @@ final class AlertAudioOutput: RunnerOutput {
         case .effect(.announce(let announcement), let at):
             worker.offer(AudioWorker.Job(announcement: announcement, at: at, handedAt: MonotonicClock.now()))
             // A replay at full speed has no real time to keep: each announcement plays out before the core moves on.
-            if waitForEachAnnouncement { worker.waitUntilIdle() }
+            if waitForEachAnnouncement { worker.waitUntilIdle(atMostSeconds: 30) }
         case .effect(.cancelAnnouncement(let id), _):
             worker.cancel(id)
         default:
@@ -39,7 +39,7 @@ final class AlertAudioOutput: RunnerOutput {
 
     func stop() {
         worker.stop()
-        worker.waitUntilIdle()
+        worker.waitUntilIdle(atMostSeconds: 2)   // a wedged sound device must not hold up shutdown
     }
 }
 
@@ -106,9 +106,12 @@ final class AudioWorker: Sendable {
         }
     }
 
-    /// Waits until nothing is pending or playing (a full-speed replay, and shutdown).
-    func waitUntilIdle() {
-        while state.withLock({ $0.pending != nil || $0.playing != nil }) { _ = idle.wait(timeout: .now() + .milliseconds(20)) }
+    /// Waits until nothing is pending or playing (a full-speed replay, and shutdown), for at most `atMostSeconds`.
+    func waitUntilIdle(atMostSeconds: Int) {
+        let deadline = DispatchTime.now() + .seconds(atMostSeconds)
+        while state.withLock({ $0.pending != nil || $0.playing != nil }), DispatchTime.now() < deadline {
+            _ = idle.wait(timeout: .now() + .milliseconds(20))
+        }
     }
 
     func stop() {
