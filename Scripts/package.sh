@@ -80,7 +80,9 @@ stage_program() { # root product
   mkdir -p "$work/man-$product"
   "$manual_tool" "$bin/$product" --date "$manual_date" --section 1 --authors "$maintainer" \
     --output-directory "$work/man-$product" >/dev/null
-  gzip -9n < "$work/man-$product/$product.1" > "$root/usr/share/man/man1/$product.1.gz"
+  local page
+  page=$(ls "$work/man-$product"/*.1)   # one page (named after the command)
+  gzip -9n < "$page" > "$root/usr/share/man/man1/$product.1.gz"
   install -m 0644 Packaging/deb/NOT-CERTIFIED "$doc/NOT-CERTIFIED"
 }
 
@@ -157,7 +159,8 @@ stage_service() { # root unit sysusers-file tmpfiles-file
     echo "        deb-systemd-helper purge '$name' >/dev/null || true"
     echo "        deb-systemd-helper unmask '$name' >/dev/null || true"
     echo '    fi'
-    [ -z "$state" ] || echo "    rm -rf '/var/lib/$state'"
+    # (DynamicUser= units keep their state in /var/lib/private/NAME behind a link.)
+    [ -z "$state" ] || echo "    rm -rf '/var/lib/$state' '/var/lib/private/$state'"
     echo 'fi'
   } > "$root/DEBIAN/postrm"
   chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
