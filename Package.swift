@@ -34,11 +34,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The control protocol shared by the daemon and cockpitctl: envelope, version, error codes, request types.
+        .target(name: "CockpitProtocol", dependencies: ["CockpitCore"], swiftSettings: strict),
+
         // Adapters: gpsd, I2C, SQLite, files, sockets, logging, recording and replay sources.
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CGPS", "CI2C", "CSQLite",
+                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -51,7 +54,7 @@ let package = Package(
         .target(
             name: "CockpitDaemon",
             dependencies: [
-                "CockpitCore", "CockpitIO",
+                "CockpitCore", "CockpitIO", "CockpitProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -60,12 +63,12 @@ let package = Package(
         ),
 
         // Blocking control-socket client and panel renderer used by cockpitctl (and the tests).
-        .target(name: "CockpitClient", dependencies: ["CockpitCore"], swiftSettings: strict),
+        .target(name: "CockpitClient", dependencies: ["CockpitCore", "CockpitProtocol"], swiftSettings: strict),
 
         .executableTarget(
             name: "cockpitd",
             dependencies: [
-                "CockpitDaemon", "CockpitIO", "CockpitCore",
+                "CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -74,14 +77,14 @@ let package = Package(
         .executableTarget(
             name: "cockpitctl",
             dependencies: [
-                "CockpitClient", "CockpitCore",
+                "CockpitClient", "CockpitCore", "CockpitProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "cockpit-bench",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol"],
             path: "Benchmarks/cockpit-bench",
             swiftSettings: strict
         ),
@@ -89,12 +92,13 @@ let package = Package(
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
         .testTarget(
             name: "CockpitIOTests",
-            dependencies: ["CockpitIO", "CockpitCore"],
+            dependencies: ["CockpitIO", "CockpitCore", "CockpitProtocol",
+                           .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CockpitDaemonTests",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "cockpitd", "cockpitctl"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl"],
             swiftSettings: strict
         ),
     ]

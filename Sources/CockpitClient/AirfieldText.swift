@@ -13,19 +13,32 @@ public enum AirfieldText {
         return whole < 10 ? "00\(whole)" : whole < 100 ? "0\(whole)" : "\(whole)"
     }
 
+    /// The runway a pilot reads: "4921 ft asphalt", or "runway length not in the database".
+    static func runway(_ result: JSONValue) -> String {
+        guard let length = result["longestRunwayFeet"]?.doubleValue else { return "runway length not in the database" }
+        let surface = result["longestRunwaySurface"]?.stringValue ?? "unknown"
+        return "\(Int(length)) ft \(surface == "unknown" ? "surface unknown" : surface)"
+    }
+
+    /// A name cut to `width` characters (with an ellipsis), so columns stay aligned.
+    static func clipped(_ text: String, _ width: Int) -> String {
+        text.count < width ? text.padding(to: width) : String(text.prefix(width - 2)) + "… "
+    }
+
+    /// The panel's NEAREST line: ident and name, distance, bearing, time en route, runway, first frequency.
     public static func oneLine(_ result: JSONValue) -> String {
-        var text = "\(result["ident"]?.stringValue ?? "?") \(n(result["distanceNauticalMiles"], 1)) nm "
+        var text = "\(result["ident"]?.stringValue ?? "?")"
+        if let name = result["name"]?.stringValue, !name.isEmpty { text += " " + clipped(name, 28).trimmingTrailingSpaces }
+        text += "  \(n(result["distanceNauticalMiles"], 1)) nm "
         if result["bearingMagneticDegrees"]?.doubleValue != nil {
             text += "\(bearing(result["bearingMagneticDegrees"]))°M"
         } else {
             text += "\(bearing(result["bearingTrueDegrees"]))°T"
         }
         if let ete = result["estimatedTimeEnRouteSeconds"]?.doubleValue { text += " \(Durations.hoursMinutesSeconds(ete))" }
-        if let length = result["longestRunwayFeet"]?.doubleValue {
-            text += " \(Int(length)) ft \(result["longestRunwaySurface"]?.stringValue ?? "")"
-        }
+        text += "  " + runway(result)
         if let first = result["frequencies"]?.arrayValue?.first {
-            text += " \(first["kind"]?.stringValue ?? "") \(n(first["megahertz"], 3))"
+            text += "  \(first["kind"]?.stringValue ?? "") \(n(first["megahertz"], 3))"
         }
         return text
     }
@@ -34,14 +47,24 @@ public enum AirfieldText {
         var lines: [String] = []
         let from = answer["from"]
         lines.append("from \(n(from?["latitudeDegrees"], 4)), \(n(from?["longitudeDegrees"], 4)) (\(from?["source"]?.stringValue ?? "?")); declination \(n(answer["declinationDegrees"], 1))° (\(answer["declinationDateSource"]?.stringValue ?? "?")); data \(answer["databaseDate"]?.stringValue ?? "?")")
+        if let filter = answer["filter"]?.stringValue { lines.append("showing: \(filter)") }
         let results = answer["results"]?.arrayValue ?? []
-        if results.isEmpty { lines.append("no airfield matches within the search radius") }
+        if results.isEmpty {
+            lines.append("no airfield matches within the search radius")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("IDENT    NAME                          DIST nm  BRG °M/°T  ETE       ELEV ft  RUNWAY")
         for result in results {
-            var line = "\((result["ident"]?.stringValue ?? "?").padding(to: 8)) \(n(result["distanceNauticalMiles"], 1).padding(to: 6)) nm  "
-            line += "\(bearing(result["bearingMagneticDegrees"]))°M \(bearing(result["bearingTrueDegrees"]))°T  "
-            line += result["estimatedTimeEnRouteSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0).padding(to: 12) } ?? "".padding(to: 12)
-            line += "elev \(n(result["elevationFeet"])) ft  rwy \(n(result["longestRunwayFeet"])) ft \(result["longestRunwaySurface"]?.stringValue ?? "")  "
-            line += "\(result["name"]?.stringValue ?? "") (\(result["type"]?.stringValue ?? ""))"
+            var line = (result["ident"]?.stringValue ?? "?").padding(to: 9)
+            line += clipped(result["name"]?.stringValue ?? "", 29)
+            line += n(result["distanceNauticalMiles"], 1).leftPadded(to: 7) + "  "
+            line += "\(bearing(result["bearingMagneticDegrees"]))/\(bearing(result["bearingTrueDegrees"]))".padding(to: 11)
+            line += (result["estimatedTimeEnRouteSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0) } ?? "—").padding(to: 9)
+            line += (result["elevationFeet"]?.doubleValue.map { String(Int($0)) } ?? "?").leftPadded(to: 7) + "  "
+            line += runway(result)
+            if let type = result["type"]?.stringValue, type != "small_airport", type != "medium_airport", type != "large_airport" {
+                line += "  [\(type.replacingUnderscores)]"
+            }
             lines.append(line)
             let frequencies = (result["frequencies"]?.arrayValue ?? []).prefix(4).map { "\($0["kind"]?.stringValue ?? "") \(n($0["megahertz"], 3))" }
             if !frequencies.isEmpty { lines.append("         " + frequencies.joined(separator: "  ")) }
@@ -95,4 +118,18 @@ public enum AirfieldText {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    var replacingUnderscores: String { split(separator: "_").joined(separator: " ") }
 }

@@ -14,6 +14,7 @@ public enum StatusPanel {
             if daemon?["replay"]?["finished"]?.boolValue == true { mode += " (finished)" }
         }
         lines.append("cockpitd — \(mode) — UTC \(utc)")
+        lines += alertLines(status["alerts"])
         lines.append(gpsLine(status["gps"]))
         lines.append(cabinLine(status["baro"]))
         lines.append(sectionLine("FLIGHT", status["flight"]) { flight in
@@ -35,6 +36,19 @@ public enum StatusPanel {
             lines.append("REC      \(active ? "on" : "STOPPED: \(recording["stoppedReason"]?.stringValue ?? "?")")  \(events) events → \(recording["path"]?.stringValue ?? "?")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Active alerts first, highest priority first: `!! WARNING  CHECK OXYGEN  (2 min)`.
+    static func alertLines(_ alerts: JSONValue?) -> [String] {
+        guard let active = alerts?["active"]?.arrayValue, !active.isEmpty else { return [] }
+        return active.map { alert in
+            let priority = alert["priority"]?.stringValue ?? "?"
+            let marker = priority == "warning" ? "!! WARNING " : priority == "caution" ? "!  CAUTION " : "   ADVISORY"
+            var line = "\(marker) \(alert["text"]?.stringValue ?? "?")"
+            if let seconds = alert["sinceSeconds"]?.doubleValue { line += "  (\(Durations.hoursMinutesSeconds(seconds)))" }
+            if alert["acknowledged"]?.boolValue == true { line += "  acknowledged" }
+            return line
+        }
     }
 
     static func text(_ value: JSONValue) -> String {

@@ -15,27 +15,25 @@ public final class CoreRunner {
     public var publishesSnapshots = true
     /// Flush the recorder on every tick (live mode). Replays flush only when the buffer fills.
     public var flushesRecorderOnTick = false
-    public private(set) var inputsWithoutEvent = 0
     public private(set) var lastInputTime: MonotonicInstant?
     /// Answers airfield lookups (nil: the status says no database is configured).
     public var airfields: AirfieldService?
     /// Terrain and geoid under each fix (nil: height above ground falls back to airfields or speed).
     public var terrain: TerrainService?
-    /// Where own traffic reports go (nil: nowhere).
-    public var trafficSender: TrafficSender?
+    /// Where effects and 1 Hz snapshots go (traffic sender, EFB outputs, flight log, annunciation…), in order.
+    public private(set) var outputs: [any RunnerOutput] = []
+    private var outputsWantTicks = false
+    private var outputsStopped = false
     private var pendingLookups: [AirfieldLookup] = []
 
     private var scheduler: TickScheduler
     private var effects: [Effect] = []
     private let logger: Logger
-    private let onSnapshot: ((StatusSnapshot) -> Void)?
 
-    public init(configuration: CoreConfiguration, decoder: InputDecoder, logger: Logger,
-                onSnapshot: ((StatusSnapshot) -> Void)? = nil) {
+    public init(configuration: CoreConfiguration, decoder: InputDecoder, logger: Logger) {
         engine = Engine(configuration: configuration)
         self.decoder = decoder
         self.logger = logger
-        self.onSnapshot = onSnapshot
         scheduler = TickScheduler(intervalSeconds: configuration.tickIntervalSeconds)
         latest = engine.snapshot
         effects.reserveCapacity(8)
@@ -46,10 +44,7 @@ public final class CoreRunner {
         advanceClock(to: timed.time)
         lastInputTime = timed.time
         recorder?.append(timed)
-        guard let event = decoder.decode(timed.input) else {
-            inputsWithoutEvent += 1
-            return
-        }
+        guard let event = decoder.decode(timed.input) else { return }
         if case .gps(.fix(let fix)) = event, fix.hasValidPosition, let sample = terrain?.sample(for: fix) {
             apply(.terrain(sample), at: timed.time)
         }
@@ -64,10 +59,34 @@ public final class CoreRunner {
         }
     }
 
-    /// Marks the end of the input (a replay's end of file, or shutdown).
+    /// Registers an output (at start, before the first input).
+    public func add(_ output: any RunnerOutput) {
+        outputs.append(output)
+        outputsWantTicks = outputsWantTicks || output.wantsTicks
+    }
+
+    /// Marks the end of the input (a replay's end of file, or shutdown), then lets every output finish.
     public func finish() {
-        guard let time = lastInputTime ?? engine.now else { return }
-        apply(.endOfInput, at: time)
+        if let time = lastInputTime ?? engine.now { apply(.endOfInput, at: time) }
+        stopOutputs()
+    }
+
+    /// Hands the last state to every output and stops them (once).
+    public func stopOutputs() {
+        guard !outputsStopped else { return }
+        outputsStopped = true
+        let last = snapshot
+        for output in outputs {
+            output.handle(.finished(last))
+            output.stop()
+        }
+    }
+
+    /// Each output's counters, for `status.outputs`.
+    public var outputsJSON: JSONObject {
+        var object = JSONObject()
+        for output in outputs { object[output.name] = .object(output.status().json) }
+        return object
     }
 
     /// The snapshot as of now (made fresh when snapshots are not being published).
@@ -84,6 +103,7 @@ public final class CoreRunner {
             for effect in effects {
                 summary.observe(effect)
                 perform(effect)
+                for output in outputs { output.handle(.effect(effect, at: time)) }
             }
             effects.removeAll(keepingCapacity: true)
         }
@@ -94,9 +114,10 @@ public final class CoreRunner {
                                                                       error: "no airfield database configured (--airfields FILE)")
             apply(.airfields(update), at: time)
         }
-        if publishesSnapshots {
-            latest = engine.snapshot
-            onSnapshot?(latest)
+        if publishesSnapshots { latest = engine.snapshot }
+        if outputsWantTicks, case .tick = event, !outputsStopped {
+            let state = snapshot
+            for output in outputs where output.wantsTicks { output.handle(.tick(state)) }
         }
     }
 
@@ -110,8 +131,8 @@ public final class CoreRunner {
             pendingLookups.append(lookup)
         case .flightTransition:
             break   // logged by the core; in the snapshot and the replay summary
-        case .sendDatagram(let payload):
-            trafficSender?.send(payload)
+        case .sendDatagram:
+            break   // the traffic output sends it
         }
     }
 }

@@ -1,5 +1,6 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitProtocol
 public import Logging
 public import NIOCore
 import NIOPosix
@@ -20,6 +21,8 @@ public final class DaemonHost: @unchecked Sendable {
     private let now: () -> MonotonicInstant
     /// Who may send mutating requests (nil: anyone who can connect — replays on a bench).
     public var authorization: ControlAuthorization?
+    /// The control requests every capability contributes, by name (plus `version`, the host's own).
+    let handlers: [String: RequestHandler]
 
     public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -28,7 +31,16 @@ public final class DaemonHost: @unchecked Sendable {
         self.info = info
         self.logger = logger
         self.now = now
+        var handlers: [String: RequestHandler] = [:]
+        for handler in Capabilities.requests + [DaemonHost.versionRequest] {
+            precondition(handlers[handler.name] == nil, "control request \(handler.name) registered twice")
+            handlers[handler.name] = handler
+        }
+        self.handlers = handlers
     }
+
+    /// The time the status is "as of".
+    public var statusTime: MonotonicInstant { now() }
 
     /// Opens the control socket (call from outside the loop, before serving). Errors are returned,
     /// so the caller decides whether they are fatal.
@@ -38,11 +50,9 @@ public final class DaemonHost: @unchecked Sendable {
                 loop.preconditionInEventLoop()
                 return (runner.snapshot.revision, statusJSON())
             },
-            version: { [self] in versionJSON() },
-            execute: { [self] command, credentials in execute(command, credentials: credentials) },
-            query: { [self] kind in
+            handle: { [self] request, credentials in
                 loop.preconditionInEventLoop()
-                return query(kind)
+                return handle(request, credentials: credentials)
             })
         let server = ControlServer(path: path, loop: loop, limits: limits, hooks: hooks)
         try server.start()
@@ -56,38 +66,31 @@ public final class DaemonHost: @unchecked Sendable {
         info.control = server?.counters
         info.controlClients = server?.clientCount
         info.gpsLatency = gpsLatency.count > 0 ? gpsLatency : nil
-        return DaemonStatus.json(snapshot: runner.snapshot, info: info, now: now())
+        return DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now())
     }
 
-    public func versionJSON() -> JSONValue {
-        .object([
+    /// Looks the request up in the registry, authorises mutating ones by the peer's credentials, and runs it.
+    func handle(_ request: ControlProtocol.Request, credentials: PeerCredentials?) -> Result<ControlAnswer, ControlProtocol.Failure> {
+        guard let handler = handlers[request.name] else { return .failure(ControlProtocol.unknownRequest(request.name, id: request.id)) }
+        if handler.mutating, let authorization, !authorization.mayMutate(credentials) {
+            let who = credentials.map { "uid \($0.uid) gid \($0.gid) pid \($0.pid)" } ?? "unknown peer"
+            logger.warning("refused \(request.name) from \(who): not root or in group \(authorization.groupName)")
+            return .failure(.init(.permissionDenied, "\(request.name) needs root or membership of group \(authorization.groupName)"))
+        }
+        return handler.handle(request, self)
+    }
+
+    static let versionRequest = RequestHandler(RequestName.version) { _, _ in
+        .success(ControlAnswer(type: "version", key: "version", body: .object([
             "software": .string(CockpitVersion.full),
             "protocolVersion": .integer(ControlProtocol.version),
             "recordingFormatVersion": .integer(RecordingFormat.formatVersion),
-        ])
+        ])))
     }
 
-    func execute(_ command: Command, credentials: PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure> {
-        loop.preconditionInEventLoop()
-        if let authorization, !authorization.mayMutate(credentials) {
-            let who = credentials.map { "uid \($0.uid) gid \($0.gid) pid \($0.pid)" } ?? "unknown peer"
-            logger.warning("refused \(command.rawValue) from \(who): not root or in group \(authorization.groupName)")
-            return .failure(ControlProtocol.Failure(code: "permission-denied",
-                                                    message: "\(command.rawValue) needs root or membership of group \(authorization.groupName)"))
-        }
-        let before = runner.engine.hypoxia.acknowledgedUntil
+    /// Feeds a control command to the core as an input (recorded, so a replay repeats it) at the current instant.
+    public func ingestCommand(_ command: Command) {
         runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
-        switch command {
-        case .acknowledgeHypoxia:
-            let after = runner.engine.hypoxia.acknowledgedUntil
-            let acknowledged = after != nil && after != before
-            return .success(.object([
-                "acknowledged": .bool(acknowledged),
-                "silencedForSeconds": acknowledged ? .integer(Int64(HypoxiaState.acknowledgeSilenceSeconds)) : .null,
-                "message": .string(acknowledged ? "CHECK OXYGEN silenced for 10 minutes; it returns while above 10,000 ft"
-                                                : "no hypoxia alert to acknowledge"),
-            ]))
-        }
     }
 
     /// Applies a live input on the loop and records how long it waited since it arrived.
@@ -109,7 +112,10 @@ public final class DaemonHost: @unchecked Sendable {
 
     public func shutdown() {
         server?.stop()
-        try? loop.submit { [self] in runner.recorder?.close() }.wait()
+        try? loop.submit { [self] in
+            runner.stopOutputs()
+            runner.recorder?.close()
+        }.wait()
         try? group.syncShutdownGracefully()
     }
 }

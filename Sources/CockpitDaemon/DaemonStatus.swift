@@ -1,5 +1,6 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitProtocol
 
 /// What the daemon adds to the core's snapshot: who it is, what mode it runs in, the recorder and
 /// the control server. The control socket serves this composed object.
@@ -68,9 +69,10 @@ public struct DaemonInfo: Sendable {
 }
 
 public enum DaemonStatus {
-    /// The full status object: core sections first, then `daemon`.
-    public static func json(snapshot: StatusSnapshot, info: DaemonInfo, now: MonotonicInstant) -> JSONValue {
+    /// The full status object: core sections first, then the outputs' counters, then `daemon`.
+    public static func json(snapshot: StatusSnapshot, info: DaemonInfo, outputs: JSONObject, now: MonotonicInstant) -> JSONValue {
         var object = snapshot.json
+        object["outputs"] = .object(outputs)
         object["daemon"] = .object(info.json(now: now))
         return .object(object)
     }

@@ -1,39 +1,34 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitProtocol
 public import Logging
 import Glibc
 import NIOCore
 
+/// What a live daemon runs with: the settings (built from defaults, the configuration file and the command line)
+/// and the seams tests use.
 public struct LiveOptions: Sendable {
-    public var socketPath: String
-    public var recordPath: String?
-    public var recordLimitBytes: Int64 = 1 << 30
-    public var core = CoreConfiguration()
-    /// gpsd to read from; nil runs without GPS (the status then says so).
-    public var gpsd: GPSDSource.Endpoint?
-    /// The cabin barometer; nil runs without one (cabin altitude then shows "no data").
-    public var baro: BaroSource.Backend?
+    public var settings: Settings
     /// Opens I2C bus N (tests substitute a simulated BMP280 here).
     public var i2cBusFactory: (@Sendable (Int) throws -> any I2CBus)?
     public var baroReadIntervalSeconds = 0.25
-    /// The airfield database (nil: the status says none is configured).
-    public var airfieldsPath: String?
-    /// SRTM .hgt tiles and the EGM96 GTX grid.
-    public var terrainDirectory: String?
-    public var geoidPath: String?
-    /// Traffic: destinations for own reports, the UDP port to listen on (nil: not listening), the tag key.
-    public var trafficDestinations: [TrafficSender.Destination] = []
-    public var trafficPort: Int?
-    public var trafficKey: [UInt8]?
-    /// Group allowed to send mutating requests (with root), and the socket's mode.
-    public var controlGroup = "cockpit"
-    public var socketMode: UInt32 = 0o660
+    /// Seed of own traffic identifiers (nil: from /dev/urandom).
+    public var trafficSeed: UInt64?
 
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Defaults, with a socket, an optional recording and a gpsd (nil: none); the barometer off.
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
-        self.socketPath = socketPath
-        self.recordPath = recordPath
-        self.gpsd = gpsd
+        settings = Settings(mode: .run)
+        settings[ControlSettings.self].socketPath = socketPath
+        settings[RecordingSettings.self].path = recordPath
+        settings[GPSSettings.self].gpsd = gpsd
+        settings[BaroSettings.self].backend = "none"
+        settings[TrafficSettings.self].port = nil
+        settings[AirfieldSettings.self].path = "none"
     }
 }
 
@@ -48,43 +43,51 @@ public final class LiveDaemon: Sendable {
 
     public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
         self.options = options
-        let runner = CoreRunner(configuration: options.core, decoder: InputDecoder(), logger: logger)
+        let settings = options.settings
+        var core = settings.coreConfiguration
+        core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
+        let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
-        runner.airfields = AirfieldService(path: options.airfieldsPath)
-        runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
-        let authenticator = options.trafficKey.flatMap(TrafficAuthenticator.init(keyBytes:))
-        runner.decoder.trafficAuthenticator = authenticator
-        if !options.trafficDestinations.isEmpty {
-            runner.trafficSender = TrafficSender(destinations: options.trafficDestinations, authenticator: authenticator)
+        let flight = settings[FlightSettings.self], traffic = settings[TrafficSettings.self]
+        let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
+        runner.airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath)
+        runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
+        do {
+            runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))
+            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: .dropWhenFull, replayFile: nil)
+            for output in try Capabilities.makeOutputs(context) { runner.add(output) }
+        } catch {
+            throw .settings(error.message)
         }
-        trafficReceiver = options.trafficPort.map(TrafficReceiver.init(port:))
+        trafficReceiver = traffic.port.map(TrafficReceiver.init(port:))
         if let error = runner.airfields?.openError { logger.warning("\(error)") }
-        if let path = options.recordPath {
+        let recording = settings[RecordingSettings.self]
+        if let path = recording.path {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,
-                devices: ["gps": options.gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
+                devices: ["gps": gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
                               ?? .object(["source": .string("none")]),
-                          "baro": .object(["source": .string(options.baro?.description ?? "none")])],
-                baroCalibration: nil, core: options.core)
+                          "baro": .object(["source": .string(baro?.description ?? "none")])],
+                baroCalibration: nil, core: core)
             do {
-                runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: options.recordLimitBytes) {
+                runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: recording.limitBytes) {
                     reason in logger.error("recording stopped, daemon continues: \(reason)")
                 }
             } catch { throw .recording(error) }
         }
         let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
                               logger: logger, now: { MonotonicClock.now() })
-        host.authorization = ControlAuthorization(groupName: options.controlGroup)
+        host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
         let submitLive: @Sendable (RawInput) -> Void = { input in
             let time = MonotonicClock.now()
             host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
         }
-        baroSource = options.baro.map { backend in
+        baroSource = baro.map { backend in
             BaroSource(backend: backend, readIntervalSeconds: options.baroReadIntervalSeconds,
                        makeBus: options.i2cBusFactory, submit: submitLive)
         }
-        gpsSource = options.gpsd.map { endpoint in
+        gpsSource = gpsd.map { endpoint in
             GPSDSource(endpoint: endpoint) { input in
                 let time = MonotonicClock.now()
                 host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
@@ -97,8 +100,9 @@ public final class LiveDaemon: Sendable {
     public func start(notifier: SystemdNotifier = SystemdNotifier()) throws(ControlServer.StartError) {
         let host = self.host
         var limits = ControlServer.Limits()
-        limits.socketMode = options.socketMode
-        try host.startControl(path: options.socketPath, limits: limits)
+        let control = options.settings[ControlSettings.self]
+        limits.socketMode = control.socketMode
+        try host.startControl(path: control.socketPath, limits: limits)
         let state = HeartbeatState()
         host.loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
             let now = MonotonicClock.now()
@@ -128,6 +132,15 @@ public final class LiveDaemon: Sendable {
         if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
     }
 
+    static func randomSeed() -> UInt64 {
+        var seed: UInt64 = 0
+        if let random = fopen("/dev/urandom", "r") {
+            _ = fread(&seed, 8, 1, random)
+            fclose(random)
+        }
+        return seed
+    }
+
     /// Confined to the loop.
     final class HeartbeatState: @unchecked Sendable {
         var lastWatchdog = MonotonicInstant.zero
@@ -147,11 +160,11 @@ public final class LiveDaemon: Sendable {
         host.loop.execute { sleep(seconds) }
     }
 
-    /// Feeds an input from an adapter thread; it is applied on the loop, in arrival order.
+    /// Feeds an input as if an adapter thread had delivered it; it is applied on the loop, in arrival order.
     public func submit(_ input: RawInput) {
         let host = self.host
         let time = MonotonicClock.now()
-        host.loop.execute { host.runner.ingest(TimedInput(time: time, input: input)) }
+        host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
     }
 
     public func stop() {

@@ -1,36 +1,40 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitProtocol
 public import Logging
 import NIOCore
 import Synchronization
 
 public struct ReplayOptions: Sendable {
     public var path: String
-    /// Replay speed as a multiple of real time; `.infinity` runs as fast as possible.
-    public var speed: Double
-    public var socketPath: String?
-    public var recordPath: String?
-    public var recordLimitBytes: Int64 = 1 << 30
-    /// Hypoxia settings for the replay (a recording's own settings are used when it carries them).
-    public var hypoxia: HypoxiaConfiguration?
-    public var aircraft: AircraftProfile?
-    public var flightProfile: FlightProfile.Kind?
-    public var terrainDirectory: String?
-    public var geoidPath: String?
-    /// Send own traffic reports while the replayed flight is airborne (a bench replay can feed a listener).
-    public var trafficDestinations: [TrafficSender.Destination] = []
-    public var trafficKey: [UInt8]?
-    public var trafficGroundQuery = false
-    /// Identifier seed (replays default to a fixed one so summaries stay byte-identical).
-    public var trafficSeed: UInt64 = 0x5EED
-    /// The airfield database for nearest-airfield lookups during the replay.
-    public var airfieldsPath: String?
+    /// The replay's settings (mode `.replay`): speed, socket, recording, hypoxia, airfields, flight, traffic, outputs.
+    public var settings: Settings
+    /// Identifier seed for own traffic reports (nil: derived from the file name, so summaries stay byte-identical and
+    /// two different flights replayed against each other get different identifiers).
+    public var trafficSeed: UInt64?
+
+    public init(path: String, settings: Settings) {
+        self.path = path
+        self.settings = settings
+    }
 
     public init(path: String, speed: Double, socketPath: String? = nil, recordPath: String? = nil) {
         self.path = path
-        self.speed = speed
-        self.socketPath = socketPath
-        self.recordPath = recordPath
+        settings = Settings(mode: .replay)
+        settings[ReplaySettings.self].speed = speed
+        if let socketPath { settings[ControlSettings.self].socketPath = socketPath }
+        settings[RecordingSettings.self].path = recordPath
+    }
+
+    public var speed: Double { settings[ReplaySettings.self].speed }
+
+    /// FNV-1a of the file's name, mixed with a fixed constant.
+    var seed: UInt64 {
+        if let trafficSeed { return trafficSeed }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash ^ 0x5EED
     }
 }
 
@@ -46,12 +50,14 @@ public enum ReplayError: Error, CustomStringConvertible {
     case read(SystemError)
     case recording(SystemError)
     case paced(String)
+    case settings(String)
     public var description: String {
         switch self {
         case .source(let error): error.description
         case .read(let error): "replay stopped: \(error)"
         case .recording(let error): "cannot record: \(error)"
         case .paced(let reason): "replay stopped: \(reason)"
+        case .settings(let reason): reason
         }
     }
 }
@@ -61,42 +67,52 @@ public enum ReplayRunner {
     public static func run(_ options: ReplayOptions, logger: Logger) throws(ReplayError) -> ReplayResult {
         let source: any ReplaySource
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
+        let settings = options.settings
+        // The file's own configuration is the base (a cockpitd recording replays with the hypoxia settings it was
+        // flown with); the replay's settings override what a bench tester chooses.
         var configuration = source.coreConfiguration
-        if let hypoxia = options.hypoxia, !(source is RecordingSource) { configuration.hypoxia = hypoxia }
-        if let aircraft = options.aircraft { configuration.aircraft = aircraft }
-        if let kind = options.flightProfile { configuration.flightProfile = .profile(kind) }
-        if !options.trafficDestinations.isEmpty {
-            configuration.traffic.sendingEnabled = true
-            configuration.traffic.tagged = options.trafficKey != nil
-            configuration.traffic.identifierSeed = options.trafficSeed
-            configuration.traffic.groundQuery = options.trafficGroundQuery
-        }
+        let chosen = settings.coreConfiguration
+        if !(source is RecordingSource) { configuration.hypoxia = chosen.hypoxia }
+        configuration.aircraft = chosen.aircraft
+        if settings[FlightSettings.self].profileGiven { configuration.flightProfile = chosen.flightProfile }
+        configuration.traffic = chosen.traffic
+        configuration.traffic.identifierSeed = options.seed
+        let paced = options.speed.isFinite
+        if !paced { configuration.traffic.listening = false }
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
-        let authenticator = options.trafficKey.flatMap(TrafficAuthenticator.init(keyBytes:))
-        runner.decoder.trafficAuthenticator = authenticator
-        if !options.trafficDestinations.isEmpty {
-            runner.trafficSender = TrafficSender(destinations: options.trafficDestinations, authenticator: authenticator)
+        let traffic = settings[TrafficSettings.self], flight = settings[FlightSettings.self]
+        do {
+            runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))
+            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull,
+                                        replayFile: options.path)
+            for output in try Capabilities.makeOutputs(context) { runner.add(output) }
+        } catch {
+            throw .settings(error.message)
         }
-        if options.terrainDirectory != nil || options.geoidPath != nil {
-            runner.terrain = TerrainService(terrainDirectory: options.terrainDirectory, geoidPath: options.geoidPath)
+        if flight.terrainDirectory != nil || flight.geoidPath != nil {
+            runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
         }
-        if let path = options.airfieldsPath {
+        if let path = settings[AirfieldSettings.self].resolvedPath {
             runner.airfields = AirfieldService(path: path)
             if let error = runner.airfields?.openError { logger.warning("\(error)") }
         }
-        if let recordPath = options.recordPath {
+        if traffic.port != nil && !paced {
+            logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
+        }
+        let recording = settings[RecordingSettings.self]
+        if let recordPath = recording.path {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,
                 devices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])],
                 baroCalibration: source.baroCalibration, core: configuration)
             do {
-                runner.recorder = try Recorder(path: recordPath, header: header, sizeLimitBytes: options.recordLimitBytes) {
+                runner.recorder = try Recorder(path: recordPath, header: header, sizeLimitBytes: recording.limitBytes) {
                     reason in logger.error("recording stopped: \(reason)")
                 }
             } catch { throw .recording(error) }
         }
-        if options.speed.isFinite {
+        if paced {
             try runPaced(source: source, runner: runner, options: options, logger: logger)
         } else {
             runner.publishesSnapshots = false
@@ -109,6 +125,7 @@ public enum ReplayRunner {
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
+        summary["outputs"] = .object(runner.outputsJSON)
         return ReplayResult(summary: summary, skippedLines: source.skippedLines,
                             lastSkipReason: source.lastSkipReason, recording: runner.recorder?.status)
     }
@@ -121,13 +138,25 @@ public enum ReplayRunner {
                               info: DaemonInfo(mode: .replay(file: options.path, format: source.format, speed: options.speed),
                                                startedAt: .zero),
                               logger: logger, now: { clock.replayNow() })
-        if let socketPath = options.socketPath {
+        do {
+            try host.startControl(path: options.settings[ControlSettings.self].socketPath)
+        } catch {
+            logger.warning("replay continues without a control socket: \(error)")
+        }
+        var receiver: TrafficReceiver?
+        if let port = options.settings[TrafficSettings.self].port {
+            let listening = TrafficReceiver(port: port)
             do {
-                try host.startControl(path: socketPath)
+                try listening.start(loop: host.loop) { bytes, from in
+                    host.runner.ingest(TimedInput(time: max(clock.replayNow(), host.runner.lastInputTime ?? .zero),
+                                                  input: .datagram(bytes: bytes, from: from)))
+                }
+                receiver = listening
             } catch {
-                logger.warning("replay continues without a control socket: \(error)")
+                logger.error("traffic: cannot listen on UDP port \(port): \(error); the replay continues without receiving")
             }
         }
+        defer { receiver?.stop() }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
         let pacer = ReplayPacer(source: source, runner: runner, clock: clock)

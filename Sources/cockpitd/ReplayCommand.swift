@@ -7,65 +7,37 @@ import Glibc
 import Logging
 
 struct Replay: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Replay a recorded flight through the same core as live mode and print a summary.",
-        discussion: """
-            FILE is a cockpitd recording, a plain `gpspipe -w` log, or an IGC flight log (B records become \
-            GPS fixes; pressure altitude becomes barometer samples through the inverse standard atmosphere). \
-            At a finite --speed the replay serves the control socket, so `cockpitctl watch` works against it.
-            """)
-
-    @Argument(help: "The file to replay.")
-    var file: String
-
-    @Option(name: .long, help: "Speed as a multiple of real time (e.g. 1, 50), or 'max' to run as fast as possible.")
-    var speed: String = "max"
-
-    @Option(name: .long, help: "Control socket path (served only at a finite speed; default \(Defaults.socketPath)).")
-    var socket: String?
-
-    @Option(name: .long, help: "Record the replayed raw inputs to this file.")
-    var record: String?
-
-    @Flag(name: .long, help: "Print the summary as one JSON object on stdout.")
-    var json = false
-
-    @OptionGroup var hypoxia: HypoxiaOptions
-    @OptionGroup var airfieldOptions: AirfieldOptions
-    @OptionGroup var trafficOptions: TrafficOptions
-    @OptionGroup var logging: LoggingOptions
-
-    func validate() throws {
-        _ = try parsedSpeed()
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: "Replay a recorded flight through the same core as live mode and print a summary.",
+            usage: "cockpitd replay FILE [OPTIONS]",
+            discussion: """
+                FILE is a cockpitd recording, a plain `gpspipe -w` log, or an IGC flight log (B records become GPS \
+                fixes; pressure altitude becomes barometer samples through the inverse standard atmosphere). At a \
+                finite --speed the replay serves the control socket (so `cockpitctl watch` works against it) and, \
+                with --traffic-port, receives traffic: two replays can be flown against each other on the bench.
+                \(SettingsSchema.helpText(mode: .replay))
+                """)
     }
 
-    func parsedSpeed() throws -> Double {
-        if speed == "max" { return .infinity }
-        guard let value = Double(speed), value.isFinite, value > 0, value <= 1_000_000 else {
-            throw ValidationError("--speed must be a positive number or 'max', not '\(speed)'")
-        }
-        return value
-    }
+    @Argument(parsing: .captureForPassthrough, help: .hidden)
+    var arguments: [String] = []
 
     func run() throws {
-        let logger = try logging.makeLogger(label: "cockpitd.replay")
-        let speedValue = try parsedSpeed()
-        var options = ReplayOptions(path: file, speed: speedValue,
-                                    socketPath: speedValue.isFinite ? (socket ?? Defaults.socketPath) : nil,
-                                    recordPath: record)
-        options.hypoxia = hypoxia.configuration
-        options.aircraft = airfieldOptions.aircraftProfile
-        options.flightProfile = FlightProfile.Kind(rawValue: airfieldOptions.profile)
-        options.terrainDirectory = airfieldOptions.terrain
-        options.geoidPath = airfieldOptions.geoid
-        options.trafficDestinations = trafficOptions.destinations
-        options.trafficKey = try trafficOptions.key()
-        options.trafficGroundQuery = trafficOptions.trafficGroundQuery
-        options.airfieldsPath = airfieldOptions.airfields   // replays use a database only when asked (summaries stay comparable)
-        if socket != nil && !speedValue.isFinite {
-            logger.notice("--socket is ignored at --speed max (the replay ends before a client could connect)")
+        if SettingsCommandLine.wantsHelp(arguments) {
+            print(Replay.helpMessage())
+            return
         }
-        options.recordLimitBytes = 1 << 30
+        let file: String, settings: Settings
+        do {
+            (file, settings) = try SettingsCommandLine.replay(arguments)
+        } catch {
+            if case .usage(let message) = error { printError("cockpitd replay: \(message)") }
+            printError("Run `cockpitd replay --help` for the options.")
+            throw ExitCode(2)
+        }
+        let logger = settings[LoggingSettings.self].makeLogger(label: "cockpitd.replay")
+        let options = ReplayOptions(path: file, settings: settings)
         let started = MonotonicClock.now()
         let result: ReplayResult
         do {
@@ -78,7 +50,7 @@ struct Replay: ParsableCommand {
         if result.skippedLines > 0 {
             logger.warning("\(result.skippedLines) unreadable lines skipped (last: \(result.lastSkipReason ?? "?"))")
         }
-        if json {
+        if settings[ReplaySettings.self].json {
             print(JSONWriter.string(.object(result.summary)))
         } else {
             print(SummaryText.render(result.summary))
@@ -101,6 +73,32 @@ enum SummaryText {
         }.joined()
     }
 
+    /// Takeoffs or landings as lines a person reads: `2017-07-15T10:01:02Z  47.12345, 8.12345  near LSZH`.
+    static func transitionLines(_ summary: JSONObject, _ key: String) -> String {
+        guard let list = summary[key]?.arrayValue else { return "—" }
+        guard !list.isEmpty else { return "none" }
+        return list.map { item in
+            var line = "\n                    \(item["utc"]?.stringValue ?? "time unknown")"
+            if let latitude = item["latitudeDegrees"]?.doubleValue, let longitude = item["longitudeDegrees"]?.doubleValue {
+                line += "  " + Coordinates.text(latitude: latitude, longitude: longitude)
+            }
+            if let near = item["nearestAirfield"]?.stringValue { line += "  near \(near)" }
+            if item["estimated"]?.boolValue == true { line += "  (time estimated)" }
+            return line
+        }.joined()
+    }
+
+    /// Each output's counters: `traffic: 812 datagrams sent, 0 failed, 0 dropped`.
+    static func outputLines(_ summary: JSONObject) -> String {
+        guard let outputs = summary["outputs"], case .object(let object) = outputs, !object.members.isEmpty else { return "none" }
+        return object.members.map { name, status in
+            var line = "\n                    \(name): \(status["sent"]?.int64Value ?? 0) \(status["unit"]?.stringValue ?? "") sent, "
+            line += "\(status["failed"]?.int64Value ?? 0) failed, \(status["dropped"]?.int64Value ?? 0) dropped"
+            if let error = status["lastError"]?.stringValue { line += " (last error: \(error))" }
+            return line
+        }.joined()
+    }
+
     static func render(_ summary: JSONObject) -> String {
         func value(_ key: String) -> String {
             guard let v = summary[key] else { return "—" }
@@ -120,12 +118,25 @@ enum SummaryText {
               time span         \(span)
               max GPS altitude  MSL \(value("maxGpsAltitudeMSLFeet")) ft, ellipsoid \(value("maxGpsAltitudeHAEFeet")) ft
               max cabin altitude \(value("maxCabinAltitudeFeet")) ft (pressure altitude, 1013.25 hPa)
-              takeoffs          \(value("takeoffs"))
-              landings          \(value("landings"))
+              takeoffs          \(transitionLines(summary, "takeoffs"))
+              landings          \(transitionLines(summary, "landings"))
               above 10,000 ft   \(value("timeAbove10000FeetSeconds")) s cabin altitude (from \(value("firstAbove10000FeetUTC")))
               hypoxia alerts    \(alertLines(summary))
               datagrams sent    \(value("datagramsSent"))
+              outputs           \(outputLines(summary))
               skipped lines     \(value("skippedLines"))
             """
+    }
+}
+
+enum Coordinates {
+    /// `47.12345°N 8.12345°E`.
+    static func text(latitude: Double, longitude: Double) -> String {
+        func part(_ value: Double, _ positive: String, _ negative: String) -> String {
+            let scaled = Int64((abs(value) * 100_000).rounded())
+            let fraction = String(scaled % 100_000)
+            return "\(scaled / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)°\(value < 0 ? negative : positive)"
+        }
+        return part(latitude, "N", "S") + " " + part(longitude, "E", "W")
     }
 }

@@ -12,7 +12,7 @@ final class AirfieldRequestTests {
 
     init() throws {
         var options = LiveOptions(socketPath: socketPath, gpsd: nil)
-        options.airfieldsPath = Fixtures.directory + "/../../Data/airfields.sqlite"
+        options.settings[AirfieldSettings.self].path = Fixtures.directory + "/../../Data/airfields.sqlite"
         daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
     }

@@ -137,7 +137,8 @@ struct CockpitctlTests {
         #expect(panel.status == 0)
         #expect(panel.stdout.contains("GPS      3D 46°"))
         #expect(panel.stdout.contains("CABIN"))
-        #expect(panel.stdout.contains("TRAFFIC  none  (not broadcasting"))
+        #expect(panel.stdout.contains("TRAFFIC  no data (off: no traffic-to destination"))
+        for section in ["outputs", "alerts"] { #expect(status[section] != nil) }
         let watch = runProcess(Binaries.cockpitctl, ["watch", "--count", "2", "--socket", socket])
         #expect(watch.status == 0)
         #expect(watch.stdout.components(separatedBy: "cockpitd — replay").count == 3)

@@ -34,7 +34,8 @@ struct FlightStateTests {
     @Test(arguments: flights)
     func takeoffAndLandingWithinAMinuteOfSource(_ flight: Flight) throws {
         var options = ReplayOptions(path: Fixtures.path("flights/" + flight.file), speed: .infinity)
-        options.flightProfile = flight.profile
+        options.settings[FlightSettings.self].profile = flight.profile
+        options.settings[FlightSettings.self].profileGiven = true
         let summary = try ReplayRunner.run(options, logger: quietLogger).summary
         let takeoffs = try #require(summary["takeoffs"]?.arrayValue)
         let landings = try #require(summary["landings"]?.arrayValue)
@@ -50,7 +51,8 @@ struct FlightStateTests {
     @Test func parkedOnTheGridIsNeverAirborne() throws {
         for profile in FlightProfile.Kind.allCases {
             var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity)
-            options.flightProfile = profile
+            options.settings[FlightSettings.self].profile = profile
+            options.settings[FlightSettings.self].profileGiven = true
             let takeoffs = try ReplayRunner.run(options, logger: quietLogger).summary["takeoffs"]?.arrayValue ?? []
             let first = try #require(takeoffs.first?["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601))
             #expect(first >= Self.instant((2017, 7, 15), "10:20:38"), "\(profile): airborne at \(first) while parked")

@@ -48,7 +48,7 @@ struct ReplayTests {
         let recording = temporaryPath(".jsonl")
         defer { unlink(recording) }
         var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__20211015.igc"), speed: .infinity)
-        options.recordPath = recording
+        options.settings[RecordingSettings.self].path = recording
         let original = try ReplayRunner.run(options, logger: quietLogger)
         #expect(original.recording?.stoppedReason == "closed")
         let replayed = try ReplayRunner.run(ReplayOptions(path: recording, speed: .infinity), logger: quietLogger)

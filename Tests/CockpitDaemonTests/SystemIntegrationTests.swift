@@ -73,8 +73,8 @@ struct ControlPrivilegeTests {
     func unprivilegedPeersMayReadButNotMutate() throws {
         let socket = "/tmp/cockpitd-test-\(getpid())-priv.sock"
         var options = LiveOptions(socketPath: socket, gpsd: nil)
-        options.socketMode = 0o666
-        options.controlGroup = "cockpit-test-no-such-group"
+        options.settings[ControlSettings.self].socketMode = 0o666
+        options.settings[ControlSettings.self].group = "cockpit-test-no-such-group"
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
         defer { daemon.stop() }
@@ -119,7 +119,7 @@ struct ConfigurationTests {
         // The command line wins over the file.
         #expect(runProcess(Binaries.cockpitd, ["--check-config", "--config", good, "--rules", "faa"]).stdout.contains("rules = faa"))
         for (text, expected) in [("socket = /tmp/x\ngspd = localhost\n", ":2: unknown key \"gspd\" (did you mean \"gpsd\"?)"),
-                                 ("\n\nrules = icao\n", ":3: rules: --rules must be faa or easa"),
+                                 ("\n\nrules = icao\n", ":3: rules: must be faa or easa, not \"icao\""),
                                  ("hypoxia-alert-percent = 80\n", ":1: hypoxia-alert-percent:"),
                                  ("gpsd\n", ":1: expected `key = value`"),
                                  ("gpsd = a\ngpsd = b\n", ":2: \"gpsd\" is already set on line 1"),

@@ -65,9 +65,10 @@ struct TrafficTests {
     @Test func nothingPreciseOrLinkableOnTheGround() throws {
         let capture = DatagramCapture()
         var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity)
-        options.flightProfile = .glider
-        options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
-        options.trafficGroundQuery = true
+        options.settings[FlightSettings.self].profile = .glider
+        options.settings[FlightSettings.self].profileGiven = true
+        options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
+        options.settings[TrafficSettings.self].groundQuery = true
         capture.startCollecting()
         let result = try ReplayRunner.run(options, logger: quietLogger)
         let datagrams = capture.stopCollecting()
@@ -94,12 +95,15 @@ struct TrafficTests {
         #expect(firstAirborne >= UTCInstant(year: 2017, month: 7, day: 15, hour: 10, minute: 20, second: 38))
         // Without a ground query nothing at all is sent on the ground.
         var quiet = options
-        quiet.trafficGroundQuery = false
+        quiet.settings[TrafficSettings.self].groundQuery = false
         let capture2 = DatagramCapture()
-        quiet.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture2.port)")!]
+        quiet.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture2.port)")!]
         capture2.startCollecting()
         _ = try ReplayRunner.run(quiet, logger: quietLogger)
-        #expect(capture2.stopCollecting().allSatisfy { (try? TrafficPacket.decodeReport($0[...]))?.flags.contains(.airborne) == true })
+        let quietDatagrams = capture2.stopCollecting()
+        // The same flight sends the same airborne reports (an empty capture must fail here, not pass vacuously).
+        #expect(quietDatagrams.count == airborne.count)
+        #expect(!quietDatagrams.isEmpty && quietDatagrams.allSatisfy { (try? TrafficPacket.decodeReport($0[...]))?.flags.contains(.airborne) == true })
     }
 
     /// The `drops` column of /proc/net/udp for the socket bound to `port`.
@@ -140,11 +144,10 @@ struct TrafficTests {
         func daemon(port: Int, peer: Int) throws -> (LiveDaemon, String) {
             let socket = temporaryPath(".sock")
             var options = LiveOptions(socketPath: socket, gpsd: nil)
-            options.trafficPort = port
-            options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(peer)")!]
-            options.core.traffic.sendingEnabled = true
-            options.core.traffic.identifierSeed = UInt64(port)
-            options.core.flightProfile = .profile(.glider)
+            options.settings[TrafficSettings.self].port = port
+            options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(peer)")!]
+            options.trafficSeed = UInt64(port)
+            options.settings[FlightSettings.self].profile = .glider
             let daemon = try LiveDaemon(options: options, logger: quietLogger)
             try daemon.start()
             return (daemon, socket)
@@ -190,9 +193,8 @@ struct TrafficTests {
         let capture = DatagramCapture()
         let controlSocket = temporaryPath(".sock")
         var options = LiveOptions(socketPath: controlSocket, gpsd: nil)
-        options.trafficPort = port
-        options.trafficDestinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
-        options.core.traffic.sendingEnabled = true
+        options.settings[TrafficSettings.self].port = port
+        options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
         defer { daemon.stop() }

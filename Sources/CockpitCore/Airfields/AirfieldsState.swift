@@ -14,6 +14,16 @@ public struct AircraftProfile: Sendable, Equatable {
         filter.radiusNauticalMiles = 250
         return filter
     }
+
+    /// What the nearest list shows by default: airfields an aeroplane, a glider or a paraglider pilot can use — land
+    /// airports of every size, no heliports (a hospital helipad is no place to land a glider), no seaplane bases.
+    public var usableFilter: AirfieldFilter {
+        var filter = AirfieldFilter()
+        filter.types = [.smallAirport, .mediumAirport, .largeAirport]
+        filter.excludeHeliports = true
+        filter.excludeSeaplaneBases = true
+        return filter
+    }
 }
 
 /// A nearest-airfield lookup the core asks the shell to run (it needs the database), with everything computed here.
@@ -63,7 +73,7 @@ public struct AirfieldsState: Sendable, Equatable {
             declination = WorldMagneticModel.wmm2025.declinationDegrees(latitude: latitude, longitude: longitude,
                                                                         altitudeMetersHAE: height, utc: utc)
         }
-        var nearest = AirfieldFilter()
+        var nearest = profile.usableFilter
         nearest.maximumCount = Self.nearestCount
         let speed = fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:))
         effects.append(.lookupAirfields(AirfieldLookup(latitudeDegrees: latitude, longitudeDegrees: longitude,

@@ -10,6 +10,14 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var aircraft = AircraftProfile()
     public var flightProfile = FlightProfile.profile(.powered)
     public var traffic = TrafficConfiguration()
+    /// Which inputs this run has at all (the status says "not available" rather than "no data" for the others).
+    public var sources = InputSources()
+
+    public struct InputSources: Sendable, Equatable {
+        public var gps = true
+        public var baro = true
+        public init() {}
+    }
 
     public init() {}
 }

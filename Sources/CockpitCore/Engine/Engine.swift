@@ -9,6 +9,7 @@ public struct Engine: Sendable {
     public private(set) var airfields = AirfieldsState()
     public private(set) var flight = FlightState()
     public private(set) var traffic = TrafficState()
+    public private(set) var alerts = AlertBoard()
     /// The terrain under the next fix, when the shell has looked it up.
     private var terrain: TerrainSample?
     public private(set) var now: MonotonicInstant?
@@ -26,8 +27,9 @@ public struct Engine: Sendable {
     public mutating func handle(_ event: Event, at time: MonotonicInstant, effects: inout [Effect]) {
         let at = max(time, now ?? time)
         now = at
+        let firstEffect = effects.count
         eventsHandled += 1
-        revision += 1
+        if case .terrain = event {} else { revision += 1 }   // terrain alone changes nothing a reader sees
         switch event {
         case .gps(let report):
             gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
@@ -52,7 +54,6 @@ public struct Engine: Sendable {
             }
         case .terrain(let sample):
             terrain = sample
-            revision -= 1   // not a change a reader would see by itself
         case .trafficReport(let report):
             traffic.receive(report, at: at, ourUTC: gps.utc(at: at), viaRelay: false, configuration: configuration.traffic)
         case .trafficReply(let reply):
@@ -83,6 +84,32 @@ public struct Engine: Sendable {
                            utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
             lastTickAt = at
         }
+        updateAlerts(event: event, at: at, newEffects: effects[firstEffect...])
+    }
+
+    /// Notes alerts and transitions as they happen and rebuilds the active alerts once a second, after an
+    /// acknowledgement, and whenever something was raised.
+    private mutating func updateAlerts(event: Event, at: MonotonicInstant, newEffects: ArraySlice<Effect>) {
+        var rebuild = false
+        switch event {
+        case .tick, .command: rebuild = true
+        default: break
+        }
+        for effect in newEffects {
+            switch effect {
+            case .alert(let alert):
+                alerts.note(alert.kind.name, alert.message, at: at, utc: alert.utc ?? gps.utc(at: at))
+                rebuild = true
+            case .flightTransition(let transition):
+                let place = transition.nearestAirfield.map { " at \($0)" } ?? ""
+                alerts.note(transition.kind.rawValue, (transition.kind == .takeoff ? "Takeoff" : "Landing") + place, at: at,
+                            utc: transition.utc ?? gps.utc(at: at))
+                rebuild = true
+            default:
+                break
+            }
+        }
+        if rebuild { alerts.rebuild(alertConditions(at: at), at: at, utc: gps.utc(at: at)) }
     }
 
     /// Convenience for tests and tools: handle one event and return its effects.
@@ -95,6 +122,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, alerts: alerts, lastTickAt: lastTickAt)
     }
 }

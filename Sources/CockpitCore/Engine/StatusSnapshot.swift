@@ -11,6 +11,7 @@ public struct StatusSnapshot: Sendable {
     public let airfields: AirfieldsState
     public let flight: FlightState
     public let traffic: TrafficState
+    public let alerts: AlertBoard
     public let lastTickAt: MonotonicInstant?
 
     public var utc: UTCInstant? { gps.utc(at: monotonic) }

@@ -7,6 +7,8 @@ public struct TrafficConfiguration: Sendable, Equatable {
     public var sendingEnabled = false
     /// On the ground, ask a relay for traffic with a coarse (0.1°) position and a one-time identifier every 10 s.
     public var groundQuery = false
+    /// The shell listens for reports and relay replies.
+    public var listening = false
     /// Datagrams carry an 8-byte HMAC-SHA-256 tag (a device key is configured).
     public var tagged = false
     /// Seed for the random identifiers (the shell draws it from /dev/urandom; replays fix it for determinism).

@@ -2,6 +2,7 @@ import Glibc
 import NIOCore
 import NIOPosix
 import CockpitCore
+import CockpitProtocol
 
 /// One control client: frames newline-delimited requests, enforces the size and idle limits, and
 /// answers each request or switches the connection to a watch stream.
@@ -19,16 +20,16 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var closing = false
     var lastSentRevision: Int64 = -1
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
-    var lastWritableAt = NIODeadline.now()
+    var lastWritableAt = NIODeadline.uptimeNanoseconds(0)
 
     init(server: ControlServer) { self.server = server }
 
     func channelActive(context: ChannelHandlerContext) {
         channel = context.channel
+        lastWritableAt = context.eventLoop.now
         guard server.clientCount < server.limits.maximumClients else {
             server.count { $0.refusedTooMany += 1 }
-            fail(context, ControlProtocol.Failure(code: "too-many-clients",
-                                                  message: "the daemon serves at most \(server.limits.maximumClients) clients"),
+            fail(context, ControlProtocol.Failure(.tooManyClients, "the daemon serves at most \(server.limits.maximumClients) clients"),
                  close: true)
             return
         }
@@ -51,16 +52,19 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         var buffer = unwrapInboundIn(data)
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending.append(contentsOf: bytes) }
         armIdleTimer(context)
-        while let newline = pending.firstIndex(of: 0x0A) {
+        // Take each line out of `pending` before answering it: answering may close the connection, and a close
+        // re-enters this handler (channelInactive, a failed write), which may empty `pending` under our feet.
+        while !closing, let newline = pending.firstIndex(of: 0x0A) {
             let line = pending[pending.startIndex..<newline]
             if line.count > server.limits.maximumRequestBytes {
                 oversized(context)
                 return
             }
-            handle(line, context: context)
+            let request = Array(line)
             pending.removeSubrange(pending.startIndex...newline)
-            if closing { return }
+            handle(request[...], context: context)
         }
+        if closing { return }
         if pending.count > server.limits.maximumRequestBytes { oversized(context) }
     }
 
@@ -70,8 +74,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 context.close(promise: nil)
             } else if !pending.isEmpty {
                 server.count { $0.badRequests += 1 }
-                fail(context, ControlProtocol.Failure(code: "incomplete-request",
-                                                      message: "connection closed in the middle of a request"), close: true)
+                fail(context, ControlProtocol.Failure(.incompleteRequest, "connection closed in the middle of a request"), close: true)
             } else if server.watchers[ObjectIdentifier(self)] == nil {
                 context.close(promise: nil)
             }
@@ -91,34 +94,25 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             server.count { $0.badRequests += 1 }
             fail(context, failure, close: false)
         case .success(let request):
-            switch request.kind {
-            case .status:
+            switch request.name {
+            case RequestName.status:
                 reply(context, server.statusLine(id: request.id))
-            case .version:
-                reply(context, ControlProtocol.response(type: "version", id: request.id,
-                                                        body: ("version", server.hooks.version())))
-            case .watch:
+            case RequestName.watch:
                 idleTimer?.cancel()
                 idleTimer = nil
                 server.watchers[ObjectIdentifier(self)] = self
                 reply(context, ControlProtocol.response(type: "watching", id: request.id, body: nil))
+                guard !closing else { return }
                 let frame = server.watchFrame(allocator: context.channel.allocator)
                 lastSentRevision = frame.revision
-                lastSentAt = .now()
+                lastSentAt = context.eventLoop.now
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
-            case .nearest, .airfield:
-                switch server.hooks.query(request.kind) {
+            default:
+                switch server.hooks.handle(request, credentials) {
                 case .success(let answer):
-                    reply(context, ControlProtocol.response(type: answer.type, id: request.id, body: (answer.type, answer.body)))
+                    reply(context, ControlProtocol.response(type: answer.type, id: request.id, body: (answer.key, answer.body)))
                 case .failure(var failure):
-                    failure.id = request.id
-                    fail(context, failure, close: false)
-                }
-            case .command(let command):
-                switch server.hooks.execute(command, credentials) {
-                case .success(let body):
-                    reply(context, ControlProtocol.response(type: command.rawValue, id: request.id, body: ("result", body)))
-                case .failure(var failure):
+                    if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
                     failure.id = request.id
                     fail(context, failure, close: false)
                 }
@@ -158,8 +152,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private func oversized(_ context: ChannelHandlerContext) {
         server.count { $0.oversizedRequests += 1 }
         pending = []
-        fail(context, ControlProtocol.Failure(code: "request-too-large",
-                                              message: "requests are limited to \(server.limits.maximumRequestBytes) bytes"),
+        fail(context, ControlProtocol.Failure(.requestTooLarge, "requests are limited to \(server.limits.maximumRequestBytes) bytes"),
              close: true)
     }
 
@@ -174,7 +167,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             server.count { $0.idleDisconnects += 1 }
             let message = handler.pending.isEmpty ? "idle for \(server.limits.idleTimeoutSeconds) s"
                 : "incomplete request after \(server.limits.idleTimeoutSeconds) s"
-            handler.fail(context, ControlProtocol.Failure(code: "idle-timeout", message: message), close: true)
+            handler.fail(context, ControlProtocol.Failure(.idleTimeout, message), close: true)
         }
     }
 

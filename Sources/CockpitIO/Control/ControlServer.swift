@@ -2,25 +2,33 @@ import Glibc
 public import NIOCore
 import NIOPosix
 public import CockpitCore
+public import CockpitProtocol
 
-/// What the control server asks of the daemon. Every call happens on the server's event loop.
+/// What the control server asks of the daemon. Every call happens on the server's event loop. `status` and `watch`
+/// are the server's own (a watch turns the connection into a stream); every other request goes to `handle`, which
+/// looks it up in the daemon's registry of request handlers — the server has no per-request switch.
 public struct ControlServiceHooks: Sendable {
     /// The latest snapshot as JSON, with its revision (used to send watch frames only on change).
     public var status: @Sendable () -> (revision: Int64, status: JSONValue)
-    public var version: @Sendable () -> JSONValue
-    /// Runs a mutating command; the peer's credentials come along for authorisation.
-    public var execute: @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>
-    /// Read-only requests with arguments (nearest, airfield): the answer's type and body.
-    public var query: @Sendable (ControlProtocol.RequestKind) -> Result<(type: String, body: JSONValue), ControlProtocol.Failure>
+    /// Any other request, with the peer's credentials for authorising mutating ones.
+    public var handle: @Sendable (ControlProtocol.Request, PeerCredentials?) -> Result<ControlAnswer, ControlProtocol.Failure>
 
     public init(status: @escaping @Sendable () -> (revision: Int64, status: JSONValue),
-                version: @escaping @Sendable () -> JSONValue,
-                execute: @escaping @Sendable (Command, PeerCredentials?) -> Result<JSONValue, ControlProtocol.Failure>,
-                query: @escaping @Sendable (ControlProtocol.RequestKind) -> Result<(type: String, body: JSONValue), ControlProtocol.Failure>) {
+                handle: @escaping @Sendable (ControlProtocol.Request, PeerCredentials?) -> Result<ControlAnswer, ControlProtocol.Failure>) {
         self.status = status
-        self.version = version
-        self.execute = execute
-        self.query = query
+        self.handle = handle
+    }
+}
+
+/// A successful answer: `{"v":1,"ok":true,"type":TYPE,KEY:BODY}`.
+public struct ControlAnswer: Sendable {
+    public var type: String
+    public var key: String
+    public var body: JSONValue
+    public init(type: String, key: String, body: JSONValue) {
+        self.type = type
+        self.key = key
+        self.body = body
     }
 }
 
@@ -118,6 +126,12 @@ public final class ControlServer: @unchecked Sendable {
             throw .bindFailed(path, "\(error)")
         }
         chmod(path, mode_t(limits.socketMode))
+        startWatchTimer()
+    }
+
+    /// Sends watch frames every `watchMinimumIntervalMilliseconds` on the loop (called by `start`; tests on an
+    /// embedded loop call it alone).
+    func startWatchTimer() {
         let interval = TimeAmount.milliseconds(limits.watchMinimumIntervalMilliseconds)
         watchTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
             self.sendWatchFrames()
@@ -170,7 +184,7 @@ public final class ControlServer: @unchecked Sendable {
 
     public func sendWatchFrames() {
         guard !watchers.isEmpty else { return }
-        let now = NIODeadline.now()
+        let now = loop.now   // the loop's clock: virtual time under test
         var frame: (revision: Int64, line: ByteBuffer)?
         for watcher in watchers.values {
             guard let channel = watcher.channel else { continue }

@@ -1,15 +1,8 @@
-/// The daemon's configuration file (`/etc/cockpit/cockpitd.conf`): `key = value` lines, `#` comments. Every key is the
-/// name of a `cockpitd run` option, so the file and the command line mean the same thing (the command line wins).
+/// The daemon's configuration file (`/etc/cockpit/cockpitd.conf`): `key = value` lines, `#` comments. The keys are
+/// the daemon's settings (declared once, per capability, in CockpitDaemon's settings groups); this type only reads
+/// the file's syntax and checks each key against what the caller says it knows.
 public enum ConfigFile {
-    public enum Kind: Sendable { case value, flag }
-
-    /// The keys the daemon understands, and whether they take a value or are yes/no switches.
-    public static let keys: [String: Kind] = [
-        "socket": .value, "socket-mode": .value, "control-group": .value, "gpsd": .value, "baro": .value, "i2c-bus": .value,
-        "baro-address": .value, "record": .value, "record-limit-mib": .value, "log-level": .value, "rules": .value,
-        "hypoxia-alert-percent": .value, "hypoxia-gps-fallback": .flag, "no-hypoxia-alerts": .flag, "airfields": .value,
-        "min-runway-feet": .value, "hard-surface-required": .flag, "profile": .value, "terrain": .value, "geoid": .value,
-    ]
+    public enum Kind: Sendable { case value, list, flag }
 
     public struct Entry: Sendable, Equatable {
         public var key: String
@@ -29,9 +22,11 @@ public enum ConfigFile {
         }
     }
 
-    public static func parse(_ text: String, path: String) throws(Problem) -> [Entry] {
+    public static func parse(_ text: String, path: String, keys: [String: Kind]) throws(Problem) -> [Entry] {
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
+        var text = Substring(text)
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }   // a byte-order mark from a Windows editor
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             var line = Substring(raw)
@@ -48,7 +43,7 @@ public enum ConfigFile {
                 let suggestion = keys.keys.min { distance($0, key) < distance($1, key) }.map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw Problem(path: path, line: number, message: "unknown key \"\(key)\"\(suggestion)")
             }
-            if let previous = seen[key] {
+            if kind != .list, let previous = seen[key] {
                 throw Problem(path: path, line: number, message: "\"\(key)\" is already set on line \(previous)")
             }
             seen[key] = number
@@ -64,17 +59,7 @@ public enum ConfigFile {
         return entries
     }
 
-    /// The entries as command-line arguments (`--key value`, or `--key` for a switch that is on).
-    public static func arguments(_ entries: [Entry]) -> [String] {
-        entries.flatMap { entry -> [String] in
-            if keys[entry.key] == .flag {
-                return ["yes", "true", "on"].contains(entry.value.lowercased()) ? ["--" + entry.key] : []
-            }
-            return ["--" + entry.key, entry.value]
-        }
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         var row = Array(0...b.count)
         for i in 1...max(1, a.count) where !a.isEmpty {

@@ -15,11 +15,21 @@ public final class TrafficSender: @unchecked Sendable {
         public var description: String { "\(host):\(port)" }
     }
 
+    public struct Counters: Sendable, Equatable {
+        public var sent: Int64 = 0
+        /// sendto failed (no route, refused, …), with the last reason.
+        public var failed: Int64 = 0
+        public var lastError: String?
+        /// The socket buffer was full: dropped rather than waited for.
+        public var wouldBlock: Int64 = 0
+    }
+
     private let fd: Int32
-    private var addresses: [sockaddr_in] = []
+    private var addresses: [(Destination, sockaddr_in)] = []
     public let destinations: [Destination]
-    public private(set) var sent = 0
-    public private(set) var failures = 0
+    /// Destinations whose host name did not resolve at start (counted as failures on every send).
+    public private(set) var unresolved: [Destination] = []
+    public private(set) var counters = Counters()
     private let authenticator: TrafficAuthenticator?
 
     public init(destinations: [Destination], authenticator: TrafficAuthenticator?) {
@@ -33,9 +43,12 @@ public final class TrafficSender: @unchecked Sendable {
             hints.ai_family = AF_INET
             hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
             var result: UnsafeMutablePointer<addrinfo>?
-            guard getaddrinfo(destination.host, String(destination.port), &hints, &result) == 0, let info = result else { continue }
+            guard getaddrinfo(destination.host, String(destination.port), &hints, &result) == 0, let info = result else {
+                unresolved.append(destination)
+                continue
+            }
             defer { freeaddrinfo(result) }
-            info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { addresses.append($0.pointee) }
+            info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { addresses.append((destination, $0.pointee)) }
         }
     }
 
@@ -45,13 +58,26 @@ public final class TrafficSender: @unchecked Sendable {
     public func send(_ payload: [UInt8]) {
         var datagram = payload
         if let authenticator { datagram += authenticator.tag(payload) }
-        for var address in addresses {
+        if !unresolved.isEmpty {
+            counters.failed += Int64(unresolved.count)
+            counters.lastError = "cannot resolve \(unresolved.map(\.description).joined(separator: ", "))"
+        }
+        for (destination, address) in addresses {
+            var address = address
             let result = withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, datagram, datagram.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    sendto(fd, datagram, datagram.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            if result == datagram.count { sent += 1 } else { failures += 1 }
+            if result == datagram.count {
+                counters.sent += 1
+            } else if result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                counters.wouldBlock += 1
+            } else {
+                let reason = result < 0 ? String(cString: strerror(errno)) : "short send (\(result) of \(datagram.count) bytes)"
+                counters.failed += 1
+                counters.lastError = "\(destination): \(reason)"
+            }
         }
     }
 }

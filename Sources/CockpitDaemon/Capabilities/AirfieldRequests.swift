@@ -1,23 +1,56 @@
 import CockpitCore
 import CockpitIO
+import CockpitProtocol
 import Glibc
 
 /// The control socket's read-only airfield requests. They read the database directly (no state changes), from the
 /// aircraft's position or any point given, with or without a GPS fix.
-extension DaemonHost {
-    func query(_ kind: ControlProtocol.RequestKind) -> Result<(type: String, body: JSONValue), ControlProtocol.Failure> {
-        guard let store = runner.airfields?.store else {
-            return .failure(ControlProtocol.Failure(code: "no-database",
-                                                    message: runner.airfields?.openError ?? "no airfield database configured (--airfields FILE)"))
+extension AirfieldSettings {
+    public static var requests: [RequestHandler] {
+        [
+            RequestHandler(RequestName.nearest) { request, host in
+                NearestRequest.parse(request.body).flatMap { AirfieldQueries.nearest($0, host: host) }
+            },
+            RequestHandler(RequestName.airfield) { request, host in
+                AirfieldRequest.parse(request.body).flatMap { AirfieldQueries.airfield($0, host: host) }
+            },
+        ]
+    }
+}
+
+enum AirfieldQueries {
+    static func store(_ host: DaemonHost) -> Result<AirfieldStore, ControlProtocol.Failure> {
+        guard let store = host.runner.airfields?.store else {
+            return .failure(.init(.noDatabase, host.runner.airfields?.openError ?? "no airfield database configured (--airfields FILE)"))
         }
-        let snapshot = runner.snapshot
-        let (utc, dateSource) = Self.dateForDeclination(snapshot)
-        switch kind {
-        case .nearest(let filter, let at):
+        return .success(store)
+    }
+
+    /// The filter a nearest request means: what the aircraft profile can use, unless `all`; then the request's own limits.
+    static func filter(_ request: NearestRequest, profile: AircraftProfile) -> AirfieldFilter {
+        var filter = request.all ? AirfieldFilter() : profile.usableFilter
+        filter.maximumCount = request.count
+        if let radius = request.radiusNauticalMiles { filter.radiusNauticalMiles = radius }
+        filter.minimumRunwayFeet = request.minimumRunwayFeet
+        filter.hardSurfaceOnly = request.hardSurface
+        if request.minimumRunwayFeet != nil || request.hardSurface { filter.excludeHeliports = true }
+        return filter
+    }
+
+    static func nearest(_ request: NearestRequest, host: DaemonHost) -> Result<ControlAnswer, ControlProtocol.Failure> {
+        let store: AirfieldStore
+        switch Self.store(host) {
+        case .success(let opened): store = opened
+        case .failure(let failure): return .failure(failure)
+        }
+        let snapshot = host.runner.snapshot
+        let (utc, dateSource) = dateForDeclination(snapshot)
+        let filter = Self.filter(request, profile: snapshot.configuration.aircraft)
+        let at = request.at.map { (latitude: $0.latitudeDegrees, longitude: $0.longitudeDegrees) }
+        do {
             let fix = snapshot.currentFix
             guard let latitude = at?.latitude ?? fix?.latitudeDegrees, let longitude = at?.longitude ?? fix?.longitudeDegrees else {
-                return .failure(ControlProtocol.Failure(code: "no-position",
-                                                        message: "no GPS position: give a position (cockpitctl nearest --at LAT,LON)"))
+                return .failure(.init(.noPosition, "no GPS position: give a position (cockpitctl nearest --at LAT,LON)"))
             }
             let height = at == nil ? (fix?.altitudeHAEMeters ?? fix?.altitudeMSLMeters ?? 0) : 0
             let declination = WorldMagneticModel.wmm2025.declinationDegrees(latitude: latitude, longitude: longitude,
@@ -26,24 +59,36 @@ extension DaemonHost {
             do {
                 let results = try store.nearest(latitude: latitude, longitude: longitude, filter: filter,
                                                  declinationDegrees: declination, groundSpeedKnots: speed)
-                return .success((type: "nearest", body: .object([
+                return .success(ControlAnswer(type: "nearest", key: "nearest", body: .object([
                     "from": .object(["latitudeDegrees": .number(latitude, decimals: 6), "longitudeDegrees": .number(longitude, decimals: 6),
                                      "source": .string(at == nil ? "gps" : "given")]),
                     "declinationDegrees": .number(declination, decimals: 2),
                     "declinationDate": .string(utc.iso8601), "declinationDateSource": .string(dateSource),
                     "databaseDate": .string(store.dataDate),
+                    "filter": .string(request.all ? "all" : "usable by the aircraft (no heliports or seaplane bases; all: every kind)"),
                     "results": .array(results.map { .object($0.json) }),
                 ])))
             } catch {
-                return .failure(ControlProtocol.Failure(code: "database-error", message: error.description))
+                return .failure(.init(.databaseError, error.description))
             }
-        case .airfield(let ident, let weather):
+        }
+    }
+
+    static func airfield(_ request: AirfieldRequest, host: DaemonHost) -> Result<ControlAnswer, ControlProtocol.Failure> {
+        let store: AirfieldStore
+        switch Self.store(host) {
+        case .success(let opened): store = opened
+        case .failure(let failure): return .failure(failure)
+        }
+        let (utc, dateSource) = dateForDeclination(host.runner.snapshot)
+        let ident = request.ident, weather = request.weather
+        do {
             let airfield: Airfield?
             do { airfield = try store.airfield(ident: ident) } catch {
-                return .failure(ControlProtocol.Failure(code: "database-error", message: error.description))
+                return .failure(.init(.databaseError, error.description))
             }
             guard let airfield else {
-                return .failure(ControlProtocol.Failure(code: "not-found", message: "no airfield \(ident) in the database"))
+                return .failure(.init(.notFound, "no airfield \(ident) in the database"))
             }
             let declination = WorldMagneticModel.wmm2025.declinationDegrees(
                 latitude: airfield.latitudeDegrees, longitude: airfield.longitudeDegrees,
@@ -58,7 +103,7 @@ extension DaemonHost {
                     "lighted": .bool(runway.lighted), "closed": .bool(runway.closed),
                     "ends": .array(runway.ends.map { end in
                         .object(["ident": .string(end.ident), "headingTrueDegrees": .number(end.headingTrueDegrees, decimals: 0),
-                                 "headingMagneticDegrees": .number(end.headingTrueDegrees.map { Self.normalised($0 - declination) }, decimals: 0),
+                                 "headingMagneticDegrees": .number(end.headingTrueDegrees.map { normalised($0 - declination) }, decimals: 0),
                                  "elevationFeet": .number(end.elevationFeet, decimals: 0),
                                  "displacedThresholdFeet": .number(end.displacedThresholdFeet, decimals: 0)])
                     }),
@@ -67,7 +112,7 @@ extension DaemonHost {
             if let weather {
                 guard let wind = WindParser.bestWind(in: weather) else {
                     object["wind"] = .object(["error": .string("no wind group found in the report")])
-                    return .success((type: "airfield", body: .object(object)))
+                    return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
                 }
                 let components = WindComponents.components(wind: wind, runways: airfield.runways, declinationDegrees: declination)
                 let recommended = WindComponents.recommended(components)
@@ -88,9 +133,7 @@ extension DaemonHost {
                     "recommendedRunway": .optional(recommended?.runwayIdent),
                 ])
             }
-            return .success((type: "airfield", body: .object(object)))
-        default:
-            return .failure(ControlProtocol.Failure(code: "bad-request", message: "not a query"))
+            return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
         }
     }
 

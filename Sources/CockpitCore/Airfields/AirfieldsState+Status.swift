@@ -1,0 +1,49 @@
+/// The `airfields` section of the status, and the JSON forms the control requests share.
+extension StatusSnapshot {
+    var airfieldsJSON: JSONObject {
+        guard let update = airfields.last else {
+            return ["available": .bool(false), "nearest": .array([]), "best": .null,
+                    "reason": .string(currentFix == nil ? "no GPS position" : "looking up")]
+        }
+        guard update.databaseAvailable else {
+            return ["available": .bool(false), "nearest": .array([]), "best": .null,
+                    "reason": .string(update.error ?? "no airfield database loaded")]
+        }
+        return [
+            "available": .bool(true),
+            "ageSeconds": .number(airfields.updatedAt.map { monotonic.seconds(since: $0) }, decimals: 0),
+            "declinationDegrees": .number(update.lookup.declinationDegrees, decimals: 1),
+            "nearest": .array(update.nearest.map { .object($0.json) }),
+            "best": update.best.map { .object($0.json) } ?? .null,
+            "bestProfile": .object(["minimumRunwayFeet": .number(configuration.aircraft.minimumRunwayFeet, decimals: 0),
+                                    "hardSurfaceRequired": .bool(configuration.aircraft.hardSurfaceRequired)]),
+        ]
+    }
+}
+
+extension NearestAirfield {
+    /// The JSON form used by the status, `nearest` and `airfield` answers.
+    public var json: JSONObject {
+        var object = airfield.summaryJSON
+        object["distanceNauticalMiles"] = .number(distanceNauticalMiles, decimals: 2)
+        object["bearingTrueDegrees"] = .number(bearingTrueDegrees, decimals: 0)
+        object["bearingMagneticDegrees"] = .number(bearingMagneticDegrees, decimals: 0)
+        object["declinationDegrees"] = .number(declinationDegrees, decimals: 1)
+        object["estimatedTimeEnRouteSeconds"] = .number(estimatedTimeEnRouteSeconds, decimals: 0)
+        return object
+    }
+}
+
+extension Airfield {
+    public var summaryJSON: JSONObject {
+        [
+            "ident": .string(ident), "name": .string(name), "type": .string(type.rawValue),
+            "latitudeDegrees": .number(latitudeDegrees, decimals: 6), "longitudeDegrees": .number(longitudeDegrees, decimals: 6),
+            "elevationFeet": .number(elevationFeet, decimals: 0), "country": .string(country), "municipality": .string(municipality),
+            "longestRunwayFeet": .number(longestRunwayFeet, decimals: 0), "longestRunwaySurface": .string(longestRunwaySurface.rawValue),
+            "frequencies": .array(frequencies.map { .object(["kind": .string($0.kind.rawValue), "megahertz": .number($0.megahertz, decimals: 3),
+                                                               "description": .string($0.description)]) }),
+        ]
+    }
+}
+

@@ -1,0 +1,26 @@
+/// The `baro` section of the status.
+extension StatusSnapshot {
+    var baroJSON: JSONObject {
+        let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
+        let cabin = cabinAltitudeFeet
+        let difference: Double? = if let cabin, let gpsAltitudeFeet { cabin - gpsAltitudeFeet } else { nil }
+        let ageSeconds = baro.lastSampleAt.map { monotonic.seconds(since: $0) }
+        let fresh = baroValidity == .valid
+        return [
+            "status": .string(baroValidity.rawValue),
+            "sensor": .optional(baro.sensorDescription),
+            "sensorPresent": .optional(baro.sensorPresent),
+            "pressureHectopascals": .number(fresh ? baro.publishedPressurePascals.map { $0 / 100 } : nil, decimals: 2),
+            "temperatureCelsius": .number(fresh ? baro.publishedTemperatureCelsius : nil, decimals: 1),
+            "cabinAltitudeFeet": .number(cabin, decimals: 0),
+            "gpsAltitudeMSLFeet": .number(gpsAltitudeFeet, decimals: 0),
+            "cabinMinusGpsFeet": .number(difference, decimals: 0),
+            "pressurisedCabinInferred": .bool(baro.pressurisedCabinInferred),
+            "altitudeReference": .string("pressure altitude, 1013.25 hPa"),
+            "sampleAgeSeconds": .number(ageSeconds, decimals: 1),
+            "samples": .integer(Int64(baro.samples)),
+            "errors": .integer(Int64(baro.errors)),
+            "lastFault": .optional(baro.lastFault),
+        ]
+    }
+}

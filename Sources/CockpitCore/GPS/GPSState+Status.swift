@@ -1,0 +1,39 @@
+/// The `gps` section of the status.
+extension StatusSnapshot {
+    var gpsJSON: JSONObject {
+        let fix = gps.lastPositionFix
+        let ageSeconds = gps.lastPositionFixAt.map { monotonic.seconds(since: $0) }
+        let feet = { (meters: Double?) in meters.map(UnitConversions.feet(fromMeters:)) }
+        let stateSeconds = gps.sourceStateSince.map { monotonic.seconds(since: $0) }
+        var source: JSONObject = [
+            "connected": .optional(gps.sourceConnected),
+            "endpoint": .optional(gps.sourceEndpoint),
+            "stateForSeconds": .number(stateSeconds, decimals: 1),
+            "reconnects": .integer(Int64(gps.reconnects)),
+        ]
+        source["lastDisconnectReason"] = .optional(gps.lastDisconnectReason)
+        return [
+            "status": .string(gpsValidity.rawValue),
+            "source": .object(source),
+            "mode": .string((gps.lastFix?.mode ?? .unknown).name),
+            "utc": .optional(fix?.utc),
+            "latitudeDegrees": .number(fix?.latitudeDegrees, decimals: 7),
+            "longitudeDegrees": .number(fix?.longitudeDegrees, decimals: 7),
+            "altitudeMSLFeet": .number(feet(fix?.altitudeMSLMeters), decimals: 0),
+            "altitudeHAEFeet": .number(feet(fix?.altitudeHAEMeters), decimals: 0),
+            "groundSpeedKnots": .number(fix?.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)),
+                                        decimals: 1),
+            "trackTrueDegrees": .number(fix?.trackTrueDegrees, decimals: 1),
+            "climbFeetPerMinute": .number(fix?.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:)),
+                                          decimals: 0),
+            "horizontalErrorMeters": .number(fix?.horizontalErrorMeters, decimals: 1),
+            "verticalErrorMeters": .number(fix?.verticalErrorMeters, decimals: 1),
+            "satellitesUsed": .optional(gps.satellites?.used),
+            "satellitesVisible": .optional(gps.satellites?.visible),
+            "fixAgeSeconds": .number(ageSeconds, decimals: 1),
+            "reports": .integer(Int64(gps.reports)),
+            "malformedReports": .integer(Int64(gps.malformedReports)),
+            "fixes": .integer(Int64(gps.fixes)),
+        ]
+    }
+}

@@ -1,0 +1,50 @@
+/// The `traffic` section of the status.
+extension StatusSnapshot {
+    var trafficJSON: JSONObject {
+        let own = currentFix
+        var targets: [(Double, JSONObject)] = []
+        for (id, target) in traffic.targets {
+            let relative = own.flatMap { TrafficGeometry.relative(target: target, own: $0, now: monotonic, ourUTC: utc) }
+            let report = target.report
+            var object: JSONObject = [
+                "identifier": .string(String(id, radix: 16, uppercase: true)),
+                "viaRelay": .bool(target.viaRelay),
+                "airborne": .bool(report.flags.contains(.airborne)), "emergency": .bool(report.flags.contains(.emergency)),
+                "reportUTC": .string(report.utc.iso8601),
+                "ageSeconds": .number(relative?.ageSeconds ?? monotonic.seconds(since: target.receivedAt), decimals: 1),
+                "deadReckoned": .bool(relative?.deadReckoned ?? false),
+                "latitudeDegrees": .number(relative?.latitudeDegrees ?? report.latitudeDegrees, decimals: 5),
+                "longitudeDegrees": .number(relative?.longitudeDegrees ?? report.longitudeDegrees, decimals: 5),
+                "altitudeFeet": .number(report.altitudeFeet, decimals: 0),
+                "groundSpeedKnots": .number(report.groundSpeedKnots, decimals: 1),
+                "trackTrueDegrees": .number(report.trackTrueDegrees, decimals: 0),
+                "verticalSpeedFeetPerMinute": .number(report.verticalSpeedFeetPerMinute, decimals: 0),
+                "distanceNauticalMiles": .number(relative?.distanceNauticalMiles, decimals: 2),
+                "bearingTrueDegrees": .number(relative?.bearingTrueDegrees, decimals: 0),
+                "relativeBearingDegrees": .number(relative?.relativeBearingDegrees, decimals: 0),
+                "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
+                "closureKnots": .number(relative?.closureKnots, decimals: 0),
+            ]
+            let close = relative.map { $0.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles
+                && ($0.relativeAltitudeFeet.map { abs($0) <= configuration.traffic.proximityFeet } ?? true) } ?? false
+            object["proximity"] = .bool(close)
+            targets.append((relative?.distanceNauticalMiles ?? .infinity, object))
+        }
+        targets.sort { $0.0 < $1.0 }
+        var rejected = JSONObject()
+        for (reason, count) in traffic.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
+        return [
+            "available": .bool(configuration.traffic.sendingEnabled || configuration.traffic.listening),
+            "listening": .bool(configuration.traffic.listening),
+            "reason": configuration.traffic.sendingEnabled || configuration.traffic.listening ? .null
+                : .string("off: no traffic-to destination and not listening (traffic-port 0)"),
+            "groundQueriesSent": .integer(Int64(traffic.groundQueriesSent)),
+            "broadcasting": .bool(configuration.traffic.sendingEnabled && flight.isAirborne),
+            "datagramsSent": .integer(Int64(traffic.datagramsSent)),
+            "received": .integer(Int64(traffic.received)),
+            "rejected": .object(rejected),
+            "proximityAlert": .bool(targets.contains { $0.1["proximity"] == .bool(true) }),
+            "targets": .array(targets.map { .object($0.1) }),
+        ]
+    }
+}

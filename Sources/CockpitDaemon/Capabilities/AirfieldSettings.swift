@@ -1,0 +1,42 @@
+public import CockpitCore
+import Glibc
+
+/// The airfield database and the aircraft's needs for "best suitable airfield" and the nearest list.
+public struct AirfieldSettings: SettingsGroup {
+    public static let title = "Airfields"
+    public static let searchPath = ["/var/lib/cockpit/airfields.sqlite", "/usr/share/cockpit/airfields.sqlite", "Data/airfields.sqlite"]
+    /// The database given; nil: `run` takes the first of `searchPath` that exists, a replay uses none (summaries stay
+    /// comparable) unless asked.
+    public var path: String?
+    public var aircraft = AircraftProfile()
+    let mode: RunMode
+
+    public init(mode: RunMode) { self.mode = mode }
+
+    /// The database to open.
+    public var resolvedPath: String? {
+        if let path { return path == "none" ? nil : path }
+        guard mode == .run else { return nil }
+        return Self.searchPath.first { access($0, R_OK) == 0 }
+    }
+
+    public static let options: [SettingOption<AirfieldSettings>] = [
+        .init("airfields", .value(name: "FILE"), documentedDefault: "run: the first of \(searchPath.joined(separator: ", ")) that exists; replay: none",
+              help: "Airfield database (built by `cockpitd airfields import`; 'none' for none).",
+              set: { $0.path = try SettingValue.nonEmpty($1) }, show: { $0.resolvedPath ?? "none" }),
+        .init("min-runway-feet", .value(name: "FT"), help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet.",
+              set: { $0.aircraft.minimumRunwayFeet = try SettingValue.number($1, 0...20_000) },
+              show: { SettingValue.format($0.aircraft.minimumRunwayFeet) }),
+        .init("hard-surface-required", .flag, help: "Aircraft profile: hard-surface runways only.",
+              set: { $0.aircraft.hardSurfaceRequired = try SettingValue.flag($1) },
+              show: { SettingValue.yesNo($0.aircraft.hardSurfaceRequired) }),
+    ]
+
+    public func validate(mode: RunMode) throws(SettingError) {
+        if let path, path != "none", access(path, R_OK) != 0 { throw SettingError("--airfields \(path): cannot read the file") }
+    }
+
+    public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
+        core.aircraft = aircraft
+    }
+}

@@ -1,0 +1,17 @@
+/// The one place capabilities are registered. A capability is a settings group (its options), and may contribute
+/// outputs of the runner and control requests (see `SettingsGroup`). Adding one is its own files plus one line here.
+public enum Capabilities {
+    public static let all: [any SettingsGroup.Type] = [
+        ConfigSettings.self,
+        ControlSettings.self,
+        GPSSettings.self,
+        BaroSettings.self,
+        HypoxiaSettings.self,
+        AirfieldSettings.self,
+        FlightSettings.self,
+        TrafficSettings.self,
+        RecordingSettings.self,
+        LoggingSettings.self,
+        ReplaySettings.self,
+    ]
+}

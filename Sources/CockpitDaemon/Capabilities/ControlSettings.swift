@@ -1,0 +1,23 @@
+/// The control socket that `cockpitctl` talks to.
+public struct ControlSettings: SettingsGroup {
+    public static let defaultSocket = "/run/cockpit/cockpitd.sock"
+    public static let title = "Control socket"
+    public var socketPath = ControlSettings.defaultSocket
+    public var socketMode: UInt32 = 0o660
+    public var group = "cockpit"
+
+    public init(mode: RunMode) {}
+
+    public static let options: [SettingOption<ControlSettings>] = [
+        .init("socket", .value(name: "PATH"), help: "Control socket path (a replay serves it only at a finite --speed).",
+              set: { $0.socketPath = try SettingValue.nonEmpty($1) }, show: { $0.socketPath }),
+        .init("socket-mode", .value(name: "MODE"), modes: .run, help: "Control socket permissions, octal.",
+              set: { settings, text throws(SettingError) in
+                  guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw SettingError("must be octal, e.g. 0660, not \"\(text)\"") }
+                  settings.socketMode = mode
+              }, show: { "0" + String($0.socketMode, radix: 8) }),
+        .init("control-group", .value(name: "GROUP"), modes: .run,
+              help: "Group whose members (with root) may send mutating requests such as hypoxia.ack.",
+              set: { $0.group = try SettingValue.nonEmpty($1) }, show: { $0.group }),
+    ]
+}

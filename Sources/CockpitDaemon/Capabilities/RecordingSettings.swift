@@ -1,0 +1,17 @@
+/// Recording every raw input (docs/recording-format.md).
+public struct RecordingSettings: SettingsGroup {
+    public static let title = "Recording"
+    public var path: String?
+    public var limitMebibytes = 1024
+
+    public init(mode: RunMode) {}
+
+    public var limitBytes: Int64 { Int64(limitMebibytes) << 20 }
+
+    public static let options: [SettingOption<RecordingSettings>] = [
+        .init("record", .value(name: "FILE"), help: "Record every raw input to this file (JSON lines, docs/recording-format.md); none: do not record.",
+              set: { $0.path = try SettingValue.optionalPath($1) }, show: { $0.path ?? "none" }),
+        .init("record-limit-mib", .value(name: "N"), help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.",
+              set: { $0.limitMebibytes = try SettingValue.integer($1, 1...1_048_576) }, show: { String($0.limitMebibytes) }),
+    ]
+}

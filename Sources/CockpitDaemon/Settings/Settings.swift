@@ -1,0 +1,115 @@
+public import CockpitCore
+
+/// Which command a setting applies to.
+public enum RunMode: String, Sendable, CaseIterable {
+    case run, replay
+}
+
+public struct SettingModes: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let run = SettingModes(rawValue: 1)
+    public static let replay = SettingModes(rawValue: 2)
+    public static let both: SettingModes = [.run, .replay]
+    public func contains(_ mode: RunMode) -> Bool { contains(mode == .run ? SettingModes.run : SettingModes.replay) }
+}
+
+public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A capability's settings group: its options, declared once. The configuration-file keys, the command-line options
+/// of `run` and `replay`, `--check-config`, `--help` and the documented table are all derived from `options`.
+/// Register the group once in `Capabilities.all`.
+public protocol SettingsGroup: Sendable {
+    /// Defaults for a mode (a replay does not listen for traffic unless asked, for example).
+    init(mode: RunMode)
+    /// Heading in `--help`, `--check-config` and the documentation.
+    static var title: String { get }
+    static var options: [SettingOption<Self>] { get }
+    /// Checks across options or against the file system, after all sources are applied.
+    func validate(mode: RunMode) throws(SettingError)
+    /// Copies what the pure core needs into its configuration.
+    func configure(_ core: inout CoreConfiguration, mode: RunMode)
+    /// This capability's outputs of the runner (default: none).
+    func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput]
+    /// This capability's control requests (default: none).
+    static var requests: [RequestHandler] { get }
+}
+
+extension SettingsGroup {
+    public func validate(mode: RunMode) throws(SettingError) {}
+    public func configure(_ core: inout CoreConfiguration, mode: RunMode) {}
+}
+
+/// One option of a group: `--key VALUE` on the command line, `key = VALUE` in the configuration file.
+public struct SettingOption<Group: SettingsGroup>: Sendable {
+    public enum Arity: Sendable, Equatable {
+        /// `--key VALUE`; the last one given wins.
+        case value(name: String)
+        /// `--key VALUE`, repeatable; a later source (the command line) replaces an earlier one's list.
+        case list(name: String)
+        /// `--key` on the command line; `key = yes|no` in the file.
+        case flag
+    }
+
+    public let key: String
+    public let help: String
+    public let arity: Arity
+    public let modes: SettingModes
+    /// Not a configuration-file key (command-line only: `--config` itself, `--json` of a replay).
+    public let commandLineOnly: Bool
+    /// What the docs and `--help` give as the default when it is a rule rather than a value (nil: the value).
+    public let documentedDefault: String?
+    /// Throws `SettingError` (closures infer untyped throws; the schema narrows it).
+    let set: @Sendable (inout Group, String) throws -> Void
+    let clear: @Sendable (inout Group) -> Void
+    let show: @Sendable (Group) -> String
+
+    public init(_ key: String, _ arity: Arity, modes: SettingModes = .both, commandLineOnly: Bool = false,
+                documentedDefault: String? = nil, help: String,
+                set: @escaping @Sendable (inout Group, String) throws -> Void,
+                clear: @escaping @Sendable (inout Group) -> Void = { _ in },
+                show: @escaping @Sendable (Group) -> String) {
+        self.key = key
+        self.help = help
+        self.arity = arity
+        self.modes = modes
+        self.commandLineOnly = commandLineOnly
+        self.documentedDefault = documentedDefault
+        self.set = set
+        self.clear = clear
+        self.show = show
+    }
+}
+
+/// The effective settings of one run: every registered group, built once — defaults, then the configuration file,
+/// then the command line — and used by `run`, `replay` and `--check-config` alike.
+public struct Settings: Sendable {
+    public let mode: RunMode
+    private var groups: [ObjectIdentifier: any SettingsGroup] = [:]
+
+    public init(mode: RunMode) {
+        self.mode = mode
+    }
+
+    public subscript<Group: SettingsGroup>(_ type: Group.Type) -> Group {
+        get { (groups[ObjectIdentifier(type)] as? Group) ?? Group(mode: mode) }
+        set { groups[ObjectIdentifier(type)] = newValue }
+    }
+
+    /// The core's configuration, assembled from every group.
+    public var coreConfiguration: CoreConfiguration {
+        var core = CoreConfiguration()
+        for group in Capabilities.all { group.configure(&core, settings: self) }
+        return core
+    }
+}
+
+extension SettingsGroup {
+    static func configure(_ core: inout CoreConfiguration, settings: Settings) {
+        settings[Self.self].configure(&core, mode: settings.mode)
+    }
+}

@@ -1,0 +1,139 @@
+public import CockpitIO
+
+/// Builds `Settings` from the layers in order: defaults, the configuration file (run only), the command line.
+public enum SettingsBuilder {
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// What is left of a command line once the settings are taken out (a replay's FILE).
+    public struct Parsed: Sendable {
+        public var settings: Settings
+        public var positional: [String]
+    }
+
+    /// Applies configuration-file entries (already parsed by `ConfigFile`) onto `settings`.
+    public static func apply(file entries: [ConfigFile.Entry], path: String, to settings: inout Settings) throws(ConfigFile.Problem) {
+        var started: Set<String> = []
+        for entry in entries {
+            guard let option = SettingsSchema.option(entry.key, mode: .run), option.isConfigKey else {
+                throw ConfigFile.Problem(path: path, line: entry.line, message: "unknown key \"\(entry.key)\"")
+            }
+            do {
+                if option.isList, started.insert(option.key).inserted { option.clear(&settings) }
+                try option.set(&settings, entry.value)
+            } catch {
+                throw ConfigFile.Problem(path: path, line: entry.line, message: "\(entry.key): \(error.message)")
+            }
+        }
+    }
+
+    /// Applies command-line arguments onto `settings`: `--key VALUE`, `--key=VALUE`, `--flag`. Values may start with
+    /// `-` (a negative number): a value option always takes the next argument.
+    public static func apply(arguments: [String], to settings: inout Settings, allowPositional: Bool = false) throws(Problem) -> [String] {
+        var positional: [String] = []
+        var started: Set<String> = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                guard allowPositional, !argument.hasPrefix("-") || argument == "-" else {
+                    throw Problem("unexpected argument '\(argument)'")
+                }
+                positional.append(argument)
+                continue
+            }
+            var key = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = key.firstIndex(of: "=") {
+                inlineValue = String(key[key.index(after: equals)...])
+                key = String(key[..<equals])
+            }
+            guard let option = SettingsSchema.option(key, mode: settings.mode) else {
+                if SettingsSchema.options.contains(where: { $0.key == key }) {
+                    throw Problem("--\(key) does not apply to \(settings.mode.rawValue)")
+                }
+                let suggestion = SettingsSchema.options(for: settings.mode).map(\.key)
+                    .min { ConfigFile.distance($0, key) < ConfigFile.distance($1, key) }
+                throw Problem("unknown option '--\(key)'" + (suggestion.map { " (did you mean '--\($0)'?)" } ?? ""))
+            }
+            let value: String
+            if option.isFlag {
+                value = inlineValue ?? "yes"
+            } else if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw Problem("missing value for '--\(key)'") }
+                value = arguments[index]
+                index += 1
+            }
+            do {
+                if option.isList, started.insert(option.key).inserted { option.clear(&settings) }
+                try option.set(&settings, value)
+            } catch {
+                throw Problem("--\(key): \(error.message)")
+            }
+        }
+        return positional
+    }
+
+    /// Cross-option checks of every group.
+    public static func validate(_ settings: Settings) throws(Problem) {
+        for group in Capabilities.all {
+            do { try group.validate(settings) } catch { throw Problem(error.message) }
+        }
+    }
+
+    /// `--check-config`: every configuration key with its effective value.
+    public static func effectiveListing(_ settings: Settings) -> [String] {
+        SettingsSchema.configKeys.map { "  \($0.key) = \($0.effectiveValue(settings))" }
+    }
+}
+
+/// Parsers shared by the groups' option declarations.
+public enum SettingValue {
+    public static func flag(_ text: String) throws(SettingError) -> Bool {
+        switch text.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw SettingError("takes yes or no, not \"\(text)\"")
+        }
+    }
+
+    public static func integer(_ text: String, _ range: ClosedRange<Int>) throws(SettingError) -> Int {
+        guard let value = Int(text), range.contains(value) else { throw SettingError("must be a whole number \(range.lowerBound)…\(range.upperBound), not \"\(text)\"") }
+        return value
+    }
+
+    public static func number(_ text: String, _ range: ClosedRange<Double>) throws(SettingError) -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw SettingError("must be a number \(format(range.lowerBound))…\(format(range.upperBound)), not \"\(text)\"")
+        }
+        return value
+    }
+
+    public static func choice(_ text: String, _ choices: [String]) throws(SettingError) -> String {
+        guard choices.contains(text) else { throw SettingError("must be \(choices.joined(separator: ", ")), not \"\(text)\"") }
+        return text
+    }
+
+    public static func nonEmpty(_ text: String) throws(SettingError) -> String {
+        guard !text.isEmpty else { throw SettingError("needs a value") }
+        return text
+    }
+
+    /// A path, or `none` for none.
+    public static func optionalPath(_ text: String) throws(SettingError) -> String? {
+        let path = try nonEmpty(text)
+        return path == "none" ? nil : path
+    }
+
+    public static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+}

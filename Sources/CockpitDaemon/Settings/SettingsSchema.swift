@@ -1,0 +1,109 @@
+
+/// A type-erased option with the group it belongs to, as the parser, `--help`, `--check-config` and the docs see it.
+public struct AnySettingOption: Sendable {
+    public let key: String
+    public let help: String
+    public let groupTitle: String
+    public let valueName: String?
+    public let isFlag: Bool
+    public let isList: Bool
+    public let modes: SettingModes
+    public let commandLineOnly: Bool
+    public let documentedDefault: String?
+    let set: @Sendable (inout Settings, String) throws(SettingError) -> Void
+    let clear: @Sendable (inout Settings) -> Void
+    let show: @Sendable (Settings) -> String
+
+    init<Group: SettingsGroup>(_ option: SettingOption<Group>) {
+        key = option.key
+        help = option.help
+        groupTitle = Group.title
+        modes = option.modes
+        commandLineOnly = option.commandLineOnly
+        documentedDefault = option.documentedDefault
+        switch option.arity {
+        case .value(let name): valueName = name; isFlag = false; isList = false
+        case .list(let name): valueName = name; isFlag = false; isList = true
+        case .flag: valueName = nil; isFlag = true; isList = false
+        }
+        set = { settings, text throws(SettingError) in
+            var group = settings[Group.self]
+            do { try option.set(&group, text) } catch let error as SettingError { throw error } catch { throw SettingError("\(error)") }
+            settings[Group.self] = group
+        }
+        clear = { settings in
+            var group = settings[Group.self]
+            option.clear(&group)
+            settings[Group.self] = group
+        }
+        show = { settings in option.show(settings[Group.self]) }
+    }
+
+    /// Is this a configuration-file key?
+    public var isConfigKey: Bool { !commandLineOnly && modes.contains(.run) }
+
+    /// The value in `settings`, as `--check-config` and the documentation print it.
+    public func effectiveValue(_ settings: Settings) -> String { show(settings) }
+}
+
+extension SettingsGroup {
+    static var erasedOptions: [AnySettingOption] { options.map(AnySettingOption.init) }
+    static func validate(_ settings: Settings) throws(SettingError) { try settings[Self.self].validate(mode: settings.mode) }
+}
+
+/// Every option of every registered capability, in registration order.
+public enum SettingsSchema {
+    public static let options: [AnySettingOption] = Capabilities.all.flatMap { $0.erasedOptions }
+
+    public static func options(for mode: RunMode) -> [AnySettingOption] { options.filter { $0.modes.contains(mode) } }
+
+    public static var configKeys: [AnySettingOption] { options.filter(\.isConfigKey) }
+
+    public static func option(_ key: String, mode: RunMode) -> AnySettingOption? {
+        options.first { $0.key == key && $0.modes.contains(mode) }
+    }
+
+    /// Text for `--help`: every option of the mode, grouped by capability, with its default.
+    public static func helpText(mode: RunMode) -> String {
+        var lines: [String] = []
+        var title = ""
+        let defaults = Settings(mode: mode)
+        for option in options(for: mode) {
+            if option.groupTitle != title {
+                title = option.groupTitle
+                lines.append("")
+                lines.append("\(title):")
+            }
+            let name = "--\(option.key)" + (option.valueName.map { " \($0)" } ?? "") + (option.isList ? " …" : "")
+            var notes: [String] = []
+            if !option.isFlag { notes.append("default: \(option.documentedDefault ?? option.effectiveValue(defaults))") }
+            if option.modes != .both { notes.append(option.modes.contains(.run) ? "run only" : "replay only") }
+            if !option.isConfigKey && mode == .run { notes.append("command line only") }
+            let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
+            lines.append("  \(name)")
+            lines.append("      \(option.help)\(suffix)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The documented table (docs/configuration.md): key, default, modes, meaning.
+    public static func markdownTable() -> String {
+        var lines = ["| key / option | default (run) | run | replay | meaning |", "| --- | --- | --- | --- | --- |"]
+        let defaults = Settings(mode: .run)
+        var title = ""
+        for option in options {
+            if option.groupTitle != title {
+                title = option.groupTitle
+                lines.append("| **\(title)** | | | | |")
+            }
+            let value = option.isFlag ? "no" : option.documentedDefault ?? option.effectiveValue(defaults)
+            let key = option.commandLineOnly ? "`--\(option.key)` (command line only)" : "`\(option.key)`"
+            lines.append("| \(key) | `\(value)` | \(option.modes.contains(.run) ? "yes" : "—") | \(option.modes.contains(.replay) ? "yes" : "—") | \(option.help.replacingPipes) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    var replacingPipes: String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
+}
