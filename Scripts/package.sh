@@ -82,7 +82,8 @@ stage_program() { # root product
     --output-directory "$work/man-$product" >/dev/null
   local page
   page=$(ls "$work/man-$product"/*.1)   # one page (named after the command)
-  gzip -9n < "$page" > "$root/usr/share/man/man1/$product.1.gz"
+  # Blank lines in a multi-paragraph help text are paragraph breaks in mdoc (groff warns on empty lines).
+  sed 's/^$/.Pp/' "$page" | gzip -9n > "$root/usr/share/man/man1/$product.1.gz"
   install -m 0644 Packaging/deb/NOT-CERTIFIED "$doc/NOT-CERTIFIED"
 }
 
