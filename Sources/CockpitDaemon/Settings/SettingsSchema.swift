@@ -81,9 +81,25 @@ public enum SettingsSchema {
             if !option.isConfigKey && mode == .run { notes.append("command line only") }
             let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
             lines.append("  \(name)")
-            lines.append("      \(option.help)\(suffix)")
+            lines += wrapped(option.help + suffix, indent: 6, width: 78)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Words of `text` in lines of at most `width` characters, each indented (the help keeps its own layout).
+    static func wrapped(_ text: String, indent: Int, width: Int) -> [String] {
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = margin
+        for word in text.split(separator: " ") {
+            if line.count > indent && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = margin
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        if line.count > indent { lines.append(line) }
+        return lines
     }
 
     /// The documented table (docs/configuration.md): key, default, modes, meaning.
