@@ -6,3 +6,4 @@ bash Scripts/setup.sh
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
 bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
 swift test -Xswiftc -warnings-as-errors
+bash Scripts/test-package.sh    # the .deb: lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Builds the Debian packages: out/cockpitd_<version>_<arch>.deb, and out/cockpit-relay_<version>_<arch>.deb when
+# Package.swift has a cockpit-relay executable. Release build with the static Swift standard library; the version is
+# what `cockpitd --version` prints (one place, in the sources); the architecture is `dpkg --print-architecture`.
+# What goes where, and why lintian's remaining tags are accepted: docs/packaging.md.
+#
+#   bash Scripts/package.sh                 # build, then package into out/
+#   bash Scripts/package.sh --rebuild 1     # same sources as a binary-only rebuild, version <version>+b1 (upgrades)
+#   bash Scripts/package.sh --no-build      # package what .build-release-static/release holds
+#   bash Scripts/package.sh --output DIR    # write the .deb files into DIR
+# Environment: MAINTAINER ("Name <email>") for the Maintainer field and changelog; SCRATCH for the build directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=out
+rebuild=""
+build=yes
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --output) output=$2; shift 2 ;;
+    --rebuild) rebuild=$2; shift 2 ;;
+    --no-build) build=no; shift ;;
+    *) echo "package.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -z "$rebuild" ] || [[ $rebuild =~ ^[1-9][0-9]*$ ]] || { echo "package.sh: --rebuild takes a number" >&2; exit 2; }
+for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
+  command -v "$tool" >/dev/null || { echo "package.sh: $tool is missing (bash Scripts/setup.sh installs it)" >&2; exit 1; }
+done
+
+scratch=${SCRATCH:-.build-release-static}
+bin=$scratch/release
+maintainer=${MAINTAINER:-cockpitd maintainers <maintainers@cockpitd.example.org>}
+products=(cockpitd cockpitctl)
+relay=no
+if grep -Eq '\.executable\(name: *"cockpit-relay"' Package.swift; then relay=yes; products+=(cockpit-relay); fi
+
+if [ "$build" = yes ]; then
+  for product in "${products[@]}"; do
+    # -z now: full RELRO (lintian's hardening-no-bindnow); it only changes the link step.
+    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" \
+      -Xlinker -z -Xlinker now 2>&1 | tail -n 1
+  done
+fi
+
+# The version: what the binaries print for --version; cockpitctl must agree with cockpitd.
+printed=$("$bin/cockpitd" --version)
+version=${printed##* }
+[[ $version =~ ^[0-9][0-9A-Za-z.~]*$ ]] || { echo "package.sh: cannot read a version from '$printed'" >&2; exit 1; }
+for product in "${products[@]:1}"; do
+  other=$("$bin/$product" --version)
+  [ "${other##* }" = "$version" ] || { echo "package.sh: $product --version says '$other', cockpitd says $version" >&2; exit 1; }
+done
+debian_version=$version${rebuild:++b$rebuild}
+arch=$(dpkg --print-architecture)
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+commit=$(git log -1 --format='%h' 2>/dev/null || echo unknown)
+mkdir -p "$output"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Man pages from the argument parser (swift-argument-parser's generate-manual tool, built once on the side).
+manual_tool=.build-manual/debug/generate-manual
+if [ ! -x "$manual_tool" ]; then
+  swift build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path .build-manual \
+    --product generate-manual 2>&1 | tail -n 1
+fi
+manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
+
+# Installs the files every package has: binary, man page, completions, copyright, changelog, not-certified notice.
+stage_program() { # root product
+  local root=$1 product=$2 doc=$1/usr/share/doc/$3
+  install -d "$root/usr/bin" "$root/usr/share/man/man1" "$doc" "$root/usr/share/bash-completion/completions" \
+    "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d"
+  install -m 0755 "$bin/$product" "$root/usr/bin/$product"
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$product"
+  # bash-completion sources the file: no #! line (lintian's bash-completion-with-hashbang).
+  "$bin/$product" --generate-completion-script bash | sed '1{/^#!/d}' > "$root/usr/share/bash-completion/completions/$product"
+  "$bin/$product" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_$product"
+  "$bin/$product" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/$product.fish"
+  mkdir -p "$work/man-$product"
+  "$manual_tool" "$bin/$product" --date "$manual_date" --section 1 --authors "$maintainer" \
+    --output-directory "$work/man-$product" >/dev/null
+  local page
+  page=$(ls "$work/man-$product"/*.1)   # one page (named after the command)
+  # Blank lines in a multi-paragraph help text are paragraph breaks in mdoc (groff warns on empty lines).
+  sed 's/^$/.Pp/' "$page" | gzip -9n > "$root/usr/share/man/man1/$product.1.gz"
+  install -m 0644 Packaging/deb/NOT-CERTIFIED "$doc/NOT-CERTIFIED"
+}
+
+stage_copyright_and_changelog() { # root package
+  local doc=$1/usr/share/doc/$2
+  bash Packaging/deb/copyright.sh "$scratch/checkouts" > "$doc/copyright"
+  {
+    if [ -n "$rebuild" ]; then
+      printf 'cockpitd (%s) unstable; urgency=low, binary-only=yes\n\n' "$debian_version"
+      printf '  * Binary-only rebuild %s of cockpitd %s (same sources).\n\n' "$rebuild" "$version"
+      printf ' -- %s  %s\n\n' "$maintainer" "$(date -u -R -d "@$SOURCE_DATE_EPOCH")"
+    fi
+    printf 'cockpitd (%s) unstable; urgency=medium\n\n' "$version"
+    printf '  * cockpitd %s, built from git commit %s.\n' "$version" "$commit"
+    printf '  * Release notes: README.md ("What works today").\n\n'
+    printf ' -- %s  %s\n' "$maintainer" "$(date -u -R -d "@$SOURCE_DATE_EPOCH")"
+  } | gzip -9n > "$doc/changelog.gz"
+}
+
+# systemd unit + sysusers + tmpfiles, and the maintainer scripts that apply them (debhelper's conventions, written
+# out: deb-systemd-helper works without a running systemd, e.g. in a chroot; start/stop only when systemd runs).
+stage_service() { # root unit sysusers-file tmpfiles-file
+  local root=$1 unit=$2 sysusers=$3 tmpfiles=$4 name
+  name=$(basename "$unit")
+  install -d "$root/lib/systemd/system" "$root/DEBIAN"
+  install -m 0644 "$unit" "$root/lib/systemd/system/$name"
+  local state
+  state=$(sed -n 's/^StateDirectory=\([a-z0-9_-]*\).*/\1/p' "$unit" | head -n 1)
+  [ -z "$sysusers" ] || install -D -m 0644 "$sysusers" "$root/usr/lib/sysusers.d/$(basename "$sysusers" | sed 's/-sysusers//')"
+  [ -z "$tmpfiles" ] || install -D -m 0644 "$tmpfiles" "$root/usr/lib/tmpfiles.d/$(basename "$tmpfiles" | sed 's/-tmpfiles//')"
+  local configure='[ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigure ] || [ "$1" = abort-remove ]'
+  {
+    echo '#!/bin/sh'
+    echo 'set -e'
+    echo "if $configure; then"
+    [ -z "$sysusers" ] || echo "    systemd-sysusers \${DPKG_ROOT:+--root=\"\$DPKG_ROOT\"} $(basename "$sysusers" | sed 's/-sysusers//')"
+    [ -z "$tmpfiles" ] || echo "    systemd-tmpfiles \${DPKG_ROOT:+--root=\"\$DPKG_ROOT\"} --create $(basename "$tmpfiles" | sed 's/-tmpfiles//') || true"
+    if [ -f "$root/etc/cockpit/cockpitd.conf" ] && [ "$name" = cockpitd.service ]; then
+      echo '    if ! cockpitd --check-config --config /etc/cockpit/cockpitd.conf >/dev/null; then'
+      echo '        echo "cockpitd: /etc/cockpit/cockpitd.conf has errors (above); the service will not start until they are fixed" >&2'
+      echo '    fi'
+    fi
+    echo "    deb-systemd-helper unmask '$name' >/dev/null || true"
+    echo "    if deb-systemd-helper --quiet was-enabled '$name'; then"
+    echo "        deb-systemd-helper enable '$name' >/dev/null || true"
+    echo '    else'
+    echo "        deb-systemd-helper update-state '$name' >/dev/null || true"
+    echo '    fi'
+    echo '    if [ -d /run/systemd/system ]; then'
+    echo '        systemctl --system daemon-reload >/dev/null || true'
+    echo '        if [ -n "$2" ]; then action=restart; else action=start; fi'
+    echo "        deb-systemd-invoke \$action '$name' >/dev/null || true"
+    echo '    fi'
+    echo 'fi'
+  } > "$root/DEBIAN/postinst"
+  {
+    echo '#!/bin/sh'
+    echo 'set -e'
+    echo 'if [ -d /run/systemd/system ] && [ "$1" = remove ]; then'
+    echo "    deb-systemd-invoke stop '$name' >/dev/null || true"
+    echo 'fi'
+  } > "$root/DEBIAN/prerm"
+  {
+    echo '#!/bin/sh'
+    echo 'set -e'
+    echo 'if [ -d /run/systemd/system ] && [ "$1" = remove ]; then'
+    echo '    systemctl --system daemon-reload >/dev/null || true'
+    echo 'fi'
+    echo 'if [ "$1" = remove ] && command -v deb-systemd-helper >/dev/null; then'
+    echo "    deb-systemd-helper mask '$name' >/dev/null || true"
+    echo 'fi'
+    echo 'if [ "$1" = purge ]; then'
+    echo '    if command -v deb-systemd-helper >/dev/null; then'
+    echo "        deb-systemd-helper purge '$name' >/dev/null || true"
+    echo "        deb-systemd-helper unmask '$name' >/dev/null || true"
+    echo '    fi'
+    # (DynamicUser= units keep their state in /var/lib/private/NAME behind a link.)
+    [ -z "$state" ] || echo "    rm -rf '/var/lib/$state' '/var/lib/private/$state'"
+    echo 'fi'
+  } > "$root/DEBIAN/postrm"
+  chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
+}
+
+# DEBIAN/control (Depends from the libraries the binaries actually link), md5sums, then dpkg-deb.
+finish_package() { # root package extra-depends description-file
+  local root=$1 package=$2 extra=$3 description=$4 shlibs
+  install -d "$root/DEBIAN" "$work/shlibs-$package/debian"
+  printf 'Source: cockpitd\n\nPackage: %s\nArchitecture: any\n' "$package" > "$work/shlibs-$package/debian/control"
+  local binaries=()
+  for binary in "$(realpath "$root")"/usr/bin/*; do binaries+=("-e$binary"); done
+  shlibs=$(cd "$work/shlibs-$package" && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:Depends=//p')
+  [ -n "$shlibs" ] || { echo "package.sh: dpkg-shlibdeps found no libraries for $package" >&2; exit 1; }
+  find "$root" -path "$root/DEBIAN" -prune -o -type f -exec chmod go-w {} + -o -type d -exec chmod 0755 {} +
+  local size
+  size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+  {
+    echo "Package: $package"
+    echo "Version: $debian_version"
+    echo "Architecture: $arch"
+    echo "Maintainer: $maintainer"
+    echo "Installed-Size: $size"
+    echo "Depends: $shlibs${extra:+, $extra}"
+    [ "$package" != cockpitd ] || echo "Recommends: gpsd"
+    echo "Section: misc"
+    echo "Priority: optional"
+    cat "$description"
+  } > "$root/DEBIAN/control"
+  if [ -d "$root/etc" ]; then (cd "$root" && find etc -type f -printf '/%p\n' | sort) > "$root/DEBIAN/conffiles"; fi
+  (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+  find "$root/DEBIAN" -type f ! -name postinst ! -name prerm ! -name postrm -exec chmod 0644 {} +
+  find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+  local deb=$output/${package}_${debian_version}_${arch}.deb
+  dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+  echo "package.sh: $deb ($(du -h "$deb" | cut -f1), installed $size KiB; Depends: $shlibs${extra:+, $extra})"
+}
+
+# --- cockpitd (cockpitd + cockpitctl) ---
+root=$work/cockpitd
+stage_program "$root" cockpitd cockpitd
+stage_program "$root" cockpitctl cockpitd
+stage_copyright_and_changelog "$root" cockpitd
+install -D -m 0644 Systemd/cockpitd.conf "$root/etc/cockpit/cockpitd.conf"
+install -d "$root/usr/share/cockpit"
+install -m 0644 Data/airfields.sqlite Data/WMM2025.COF Data/SOURCE.md "$root/usr/share/cockpit/"
+install -m 0644 README.md docs/*.md "$root/usr/share/doc/cockpitd/"
+install -d "$root/usr/share/doc/cockpitd/Hardware"
+install -m 0644 Hardware/*.md "$root/usr/share/doc/cockpitd/Hardware/"
+stage_service "$root" Systemd/cockpitd.service Systemd/cockpit-sysusers.conf Systemd/cockpit-tmpfiles.conf
+finish_package "$root" cockpitd "systemd, init-system-helpers (>= 1.54~), espeak-ng" Packaging/deb/cockpitd.description
+
+# --- cockpit-relay, when the package has it ---
+if [ "$relay" = yes ]; then
+  root=$work/cockpit-relay
+  stage_program "$root" cockpit-relay cockpit-relay
+  stage_copyright_and_changelog "$root" cockpit-relay
+  [ ! -f docs/relay.md ] || install -m 0644 docs/relay.md "$root/usr/share/doc/cockpit-relay/"
+  extra=""
+  if [ -f Systemd/cockpit-relay.service ]; then
+    sysusers=""; tmpfiles=""
+    [ ! -f Systemd/cockpit-relay-sysusers.conf ] || sysusers=Systemd/cockpit-relay-sysusers.conf
+    [ ! -f Systemd/cockpit-relay-tmpfiles.conf ] || tmpfiles=Systemd/cockpit-relay-tmpfiles.conf
+    stage_service "$root" Systemd/cockpit-relay.service "$sysusers" "$tmpfiles"
+    extra="systemd, init-system-helpers (>= 1.54~)"
+  fi
+  finish_package "$root" cockpit-relay "$extra" Packaging/deb/cockpit-relay.description
+fi

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Package test: builds the .deb (and a rebuilt one with a higher version), runs lintian, then installs into a fresh
+# Debian 12 root made by debootstrap (a folder of the test's own) with dpkg -i in a chroot, and checks: files where
+# docs/packaging.md says, the user, the enabled unit, `cockpitd --check-config` on the shipped conffile, an edited
+# conffile surviving an upgrade, remove keeping /var/lib/cockpit, purge deleting it. Needs root (chroot, mount).
+#
+# The debootstrap download is cached as a tarball (debootstrap --make-tarball) and the apt downloads beside it in
+# $PACKAGE_TEST_CACHE (default .build-debootstrap/), so reruns only unpack. Debian's mirror must be reachable.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" -ne 0 ]; then exec sudo -E bash "$0" "$@"; fi
+started=$(date +%s)
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+cache=${PACKAGE_TEST_CACHE:-$PWD/.build-debootstrap}
+work=$(mktemp -d /var/tmp/cockpit-package-test.XXXXXX)
+root=$work/root
+cleanup() {
+  if [ -n "${debootstrap:-}" ]; then wait "$debootstrap" 2>/dev/null || true; fi   # let it finish before deleting its folder
+  if mountpoint -q "$root/proc" 2>/dev/null; then umount "$root/proc"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+phase() { echo "test-package: [$(( $(date +%s) - started )) s] $*"; }
+pass() { echo "  ok: $*"; }
+fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+check() { # description command...
+  local description=$1; shift
+  if "$@"; then pass "$description"; else fail "$description"; fi
+}
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+# The fresh root, in the background while the packages build (debootstrap is mostly waiting on the disk).
+mkdir -p "$cache/archives" "$cache/lists"
+tarball=$cache/bookworm-minbase.tgz
+(
+  if [ ! -f "$tarball" ]; then
+    debootstrap --variant=minbase --make-tarball="$tarball.part" bookworm "$work/make-tarball" "$mirror"
+    mv "$tarball.part" "$tarball"
+  fi
+  debootstrap --variant=minbase --unpack-tarball="$tarball" bookworm "$root" "$mirror"
+) >"$work/debootstrap.log" 2>&1 &
+debootstrap=$!
+
+phase "building the packages"
+bash Scripts/package.sh --output "$work/v1"
+bash Scripts/package.sh --no-build --rebuild 1 --output "$work/v2"
+deb=$(ls "$work"/v1/cockpitd_*.deb)
+next=$(ls "$work"/v2/cockpitd_*.deb)
+version=$(dpkg-deb -f "$deb" Version)
+next_version=$(dpkg-deb -f "$next" Version)
+check "the rebuilt package's version $next_version is higher than $version" dpkg --compare-versions "$next_version" gt "$version"
+check "the package is named cockpitd_<version>_<arch>.deb" test "$(basename "$deb")" = "cockpitd_${version}_$(dpkg --print-architecture).deb"
+check "the package version is what cockpitd --version prints" test "$(.build-release-static/release/cockpitd --version)" = "cockpitd $version"
+
+phase "lintian"
+lintian_output=$(lintian --tag-display-limit 0 --display-info "$work"/v1/*.deb 2>&1) || true
+echo "$lintian_output" | sed 's/^/  lintian: /'
+check "lintian reports no errors" bash -c '! grep -q "^E: " <<<"$1"' _ "$lintian_output"
+while read -r tag; do
+  [ -n "$tag" ] || continue
+  check "lintian warning $tag is listed with its reason in docs/packaging.md" grep -q "\`$tag\`" docs/packaging.md
+done < <(echo "$lintian_output" | sed -n 's/^W: [^:]*: \([a-z0-9-]*\).*/\1/p' | sort -u)
+
+phase "a fresh Debian 12 root (debootstrap, finished while the packages build)"
+wait "$debootstrap" || { tail -n 20 "$work/debootstrap.log"; exit 1; }
+mount -t proc proc "$root/proc"
+cp -a "$cache/lists/." "$root/var/lib/apt/lists/" 2>/dev/null || true
+find "$cache/archives" -name '*.deb' -exec cp {} "$root/var/cache/apt/archives/" \;
+in_root apt-get update -qq
+# The package's Depends, installed with apt (first alternative, versions left to apt).
+depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -E 's/\|.*//; s/\(.*\)//; s/[[:space:]]//g' | grep -v '^$')
+in_root apt-get install -y -qq --no-install-recommends $depends >"$work/apt.log" 2>&1 || { tail -n 20 "$work/apt.log"; exit 1; }
+cp -a "$root/var/lib/apt/lists/." "$cache/lists/"
+find "$root/var/cache/apt/archives" -name '*.deb' -exec cp -n {} "$cache/archives/" \;
+cp "$deb" "$next" "$root/tmp/"
+
+phase "dpkg -i $(basename "$deb")"
+check "dpkg -i succeeds" in_root dpkg -i "/tmp/$(basename "$deb")"
+check "dpkg says cockpitd $version is installed" test "$(in_root dpkg-query -W -f='${Status} ${Version}' cockpitd)" = "install ok installed $version"
+while read -r path; do
+  check "$path is installed (docs/packaging.md)" test -e "$root$path"
+done < <(sed -n 's/^| `\(\/[^`]*\)` |.*/\1/p' docs/packaging.md)
+check "docs/packaging.md lists at least 15 paths" test "$(sed -n 's/^| `\(\/[^`]*\)` |.*/\1/p' docs/packaging.md | wc -l)" -ge 15
+check "/etc/cockpit/cockpitd.conf is a conffile" bash -c 'dpkg-deb -I "$1" conffiles | grep -qx /etc/cockpit/cockpitd.conf' _ "$deb"
+check "the user cockpit exists, with home /var/lib/cockpit and no login shell" \
+  bash -c '[[ "$(chroot "$1" getent passwd cockpit)" =~ ^cockpit:x:[0-9]+:[0-9]+:.*:/var/lib/cockpit:/usr/sbin/nologin$ ]]' _ "$root"
+check "cockpit is a member of group i2c" bash -c 'chroot "$1" id -nG cockpit | tr " " "\n" | grep -qx i2c' _ "$root"
+check "/var/lib/cockpit belongs to cockpit, mode 750" test "$(in_root stat -c '%U:%G %a' /var/lib/cockpit)" = "cockpit:cockpit 750"
+check "the service is enabled (multi-user.target.wants link)" \
+  test "$(readlink "$root/etc/systemd/system/multi-user.target.wants/cockpitd.service")" = /lib/systemd/system/cockpitd.service
+check "nothing was started in the chroot (no /run/cockpit)" test ! -e "$root/run/cockpit"
+check "cockpitd --version runs in the new root" test "$(in_root cockpitd --version)" = "cockpitd $version"
+check "cockpitd --check-config passes on the shipped conffile" in_root cockpitd --check-config --config /etc/cockpit/cockpitd.conf
+check "cockpitd --check-config finds the packaged airfield database" \
+  bash -c 'chroot "$1" cockpitd --check-config | grep -qx "  airfields = /usr/share/cockpit/airfields.sqlite"' _ "$root"
+printf 'log-levle = debug\n' > "$root/tmp/bad.conf"
+check "cockpitd --check-config fails on a misspelt key (so the check above means something)" \
+  bash -c '! chroot "$1" cockpitd --check-config --config /tmp/bad.conf >/dev/null 2>&1' _ "$root"
+check "cockpitctl --help runs in the new root" bash -c 'chroot "$1" cockpitctl --help >/dev/null' _ "$root"
+check "man finds the page generated for cockpitctl" bash -c 'gzip -dc "$1/usr/share/man/man1/cockpitctl.1.gz" | grep -q "^\.Nm cockpitctl"' _ "$root"
+
+phase "edit the conffile, upgrade to $next_version"
+printf '\n# edited by the installer\nlog-level = debug\n' >> "$root/etc/cockpit/cockpitd.conf"
+edited=$(md5sum < "$root/etc/cockpit/cockpitd.conf")
+check "dpkg -i of the rebuilt package succeeds" in_root dpkg -i "/tmp/$(basename "$next")"
+check "cockpitd $next_version is installed" test "$(in_root dpkg-query -W -f='${Version}' cockpitd)" = "$next_version"
+check "the edited conffile survived the upgrade" test "$(md5sum < "$root/etc/cockpit/cockpitd.conf")" = "$edited"
+check "no .dpkg-new/.dpkg-dist/.dpkg-old beside it" test -z "$(ls "$root/etc/cockpit" | grep -E '\.dpkg-')"
+check "cockpitd --check-config passes on the edited conffile and applies it" \
+  bash -c 'chroot "$1" cockpitd --check-config --config /etc/cockpit/cockpitd.conf 2>&1 | grep -qx "  log-level = debug"' _ "$root"
+
+phase "remove"
+mkdir -p "$root/var/lib/cockpit/recordings"
+echo '{"flight":"kept"}' > "$root/var/lib/cockpit/recordings/flight.jsonl"
+check "dpkg -r succeeds" in_root dpkg -r cockpitd
+check "/usr/bin/cockpitd is gone" test ! -e "$root/usr/bin/cockpitd"
+check "/var/lib/cockpit and its recording are kept" test -s "$root/var/lib/cockpit/recordings/flight.jsonl"
+check "the conffile is kept (status config-files)" test "$(in_root dpkg-query -W -f='${Status}' cockpitd)" = "deinstall ok config-files"
+check "the edited conffile is still there" test "$(md5sum < "$root/etc/cockpit/cockpitd.conf")" = "$edited"
+
+phase "purge"
+check "dpkg -P succeeds" in_root dpkg -P cockpitd
+check "/var/lib/cockpit is deleted" test ! -e "$root/var/lib/cockpit"
+check "/etc/cockpit/cockpitd.conf is deleted" test ! -e "$root/etc/cockpit/cockpitd.conf"
+check "no enablement link is left" test ! -e "$root/etc/systemd/system/multi-user.target.wants/cockpitd.service"
+check "dpkg no longer knows cockpitd" bash -c '! chroot "$1" dpkg-query -W cockpitd >/dev/null 2>&1' _ "$root"
+
+for package in "$work"/v1/*.deb; do
+  echo "test-package: $(basename "$package") is $(stat -c %s "$package") bytes, installed $(dpkg-deb -f "$package" Installed-Size) KiB"
+done
+phase "$failures failure(s) in $(( $(date +%s) - started )) s"
+[ "$failures" -eq 0 ]
