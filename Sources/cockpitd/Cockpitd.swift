@@ -17,7 +17,7 @@ struct Cockpitd: ParsableCommand {
             (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
             """,
         version: CockpitVersion.full,
-        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self],
+        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, SettingsTable.self],
         defaultSubcommand: Run.self)
 }
 
@@ -85,11 +85,26 @@ struct Run: ParsableCommand {
         let number = signals.wait()
         logger.notice("stopping on signal \(number)")
         SystemdNotifier().stopping()
+        // A wedged core or a stuck adapter thread must not keep the daemon from stopping: whatever is not done
+        // within the grace period is abandoned (the recorder and flight log flush on their own threads first).
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Run.stopGraceSeconds)) {
+            logger.critical("still stopping after \(Run.stopGraceSeconds) s (a stuck thread): exiting now")
+            _exit(1)
+        }
         daemon.stop()
     }
 }
 
 extension Run {
     nonisolated(unsafe) static var keepAlive: (any DispatchSourceSignal)?
+    /// How long a stop may take before the process exits regardless (systemd's TimeoutStopSec is longer).
+    static let stopGraceSeconds = 5
 
+}
+
+/// Prints the settings table of docs/configuration.md from the declaration (the docs are checked against it).
+struct SettingsTable: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "settings-table", abstract: "Print the settings table (Markdown).",
+                                                    shouldDisplay: false)
+    func run() throws { print(SettingsSchema.markdownTable()) }
 }
