@@ -110,7 +110,7 @@ struct Serve: ParsableCommand {
             var hostname = [CChar](repeating: 0, count: 256)
             gethostname(&hostname, 255)
             let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
-            let setup = RelayStore(url: url, relayName: name, logger: logger)
+            let setup = RelayStore(url: url, relayName: name, logger: quietLogger())
             let (schemaKeys, failure) = runBlocking(store: setup) { store in
                 try await store.prepare()
                 try await store.ensurePartitions(retentionDays: retentionDays)

@@ -20,7 +20,7 @@ struct LastSeen: ParsableCommand {
     func run() throws {
         let url = try database.url(required: true)!
         let id = UInt32(identifier, radix: 16)!
-        let store = RelayStore(url: url, relayName: "last-seen", logger: Logger(label: "cockpit-relay"))
+        let store = RelayStore(url: url, relayName: "last-seen", logger: quietLogger())
         let (sighting, failure) = runBlocking(store: store) { try await $0.lastSeen(identifier: id) }
         if let failure { throw ValidationError("database: \(failure)") }
         guard let found = sighting ?? nil else {
@@ -55,7 +55,7 @@ struct Near: ParsableCommand {
     func run() throws {
         let url = try database.url(required: true)!
         let (lat, lon) = parsedPoint!, seconds = parseDuration(since)!, radius = radiusNm
-        let store = RelayStore(url: url, relayName: "near", logger: Logger(label: "cockpit-relay"))
+        let store = RelayStore(url: url, relayName: "near", logger: quietLogger())
         let (sightings, failure) = runBlocking(store: store) {
             try await $0.near(latitude: lat, longitude: lon, sinceSeconds: seconds, radiusNauticalMiles: radius)
         }
@@ -94,4 +94,11 @@ func formatSighting(_ s: RelayStore.Sighting) -> String {
     if let distance = s.distanceNauticalMiles { line += "  \(fixed(distance, 1)) nm" }
     line += "  via \(s.relay)"
     return line
+}
+
+/// One-shot commands print answers, not the connection pool's chatter.
+func quietLogger() -> Logger {
+    var logger = Logger(label: "cockpit-relay")
+    logger.logLevel = .error
+    return logger
 }

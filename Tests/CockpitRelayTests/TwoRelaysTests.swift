@@ -141,7 +141,7 @@ struct TwoRelaysTests {
         #expect(lines.first?.hasPrefix("0A0A0A") == true && lines.first?.contains("0.5 nm") == true, "\(near.output)")
         #expect(lines.contains { $0.hasPrefix("0B0B0B") })
         #expect(!near.output.contains("0C0C0C"))
-        let far = run(RelayBinaries.relay, ["near", "-33.9,151.2", "--since", "2h", "--postgres", postgres.url])
+        let far = run(RelayBinaries.relay, ["near", "--since", "2h", "--postgres", postgres.url, "--", "-33.9,151.2"])
         #expect(far.output.hasPrefix("no aircraft"))
 
         stopRelays()
