@@ -29,6 +29,8 @@ public struct LiveOptions: Sendable {
         settings[BaroSettings.self].backend = "none"
         settings[TrafficSettings.self].port = nil
         settings[AirfieldSettings.self].path = "none"
+        settings[GDL90Settings.self].discoveryPort = nil   // EFB outputs off unless a test asks (issue 14)
+        settings[FLARMSettings.self].port = nil
     }
 }
 
