@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "cockpitd", targets: ["cockpitd"]),
         .executable(name: "cockpitctl", targets: ["cockpitctl"]),
+        .executable(name: "cockpit-relay", targets: ["cockpit-relay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // Server-only: the traffic relay's scale-out store. Never a dependency of cockpitd's targets.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries, through thin module maps (apt providers name the Debian -dev packages).
@@ -84,6 +87,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The traffic relay (issue 17): a server, not part of the Pi binary.
+        .target(
+            name: "CockpitRelay",
+            dependencies: [
+                "CockpitCore", "CockpitIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cockpit-relay",
+            dependencies: [
+                "CockpitRelay", "CockpitCore", "CockpitIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cockpit-bench",
             dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol"],
@@ -103,6 +128,11 @@ let package = Package(
         .testTarget(
             name: "CockpitDaemonTests",
             dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CockpitRelayTests",
+            dependencies: ["CockpitRelay", "CockpitIO", "CockpitCore", "cockpit-relay", "cockpitd", "cockpitctl"],
             swiftSettings: strict
         ),
     ]

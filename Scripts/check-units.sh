@@ -10,7 +10,8 @@ trap 'rm -rf "$scratch"' EXIT
 status=0
 for unit in Systemd/*.service Systemd/*.socket; do
   [ -e "$unit" ] || continue
-  sed "s|^ExecStart=/usr/bin/cockpitd|ExecStart=$binary|" "$unit" > "$scratch/$(basename "$unit")"
+  sed -e "s|^ExecStart=/usr/bin/cockpitd|ExecStart=$binary|" \
+      -e "s|^ExecStart=/usr/bin/cockpit-relay|ExecStart=$(dirname "$binary")/cockpit-relay|" "$unit" > "$scratch/$(basename "$unit")"
   output=$(systemd-analyze verify "$scratch/$(basename "$unit")" 2>&1) || { echo "$output"; status=1; }
   if [ -n "$output" ]; then echo "systemd-analyze verify $(basename "$unit"):"; echo "$output"; status=1; fi
 done

@@ -22,7 +22,9 @@ public enum TrafficPacket {
         /// Always set: the identifier is random and self-assigned, not an ICAO address.
         public static let selfAssignedID = Flags(rawValue: 0x20)
         public static let tagged = Flags(rawValue: 0x10)
-        static let known: UInt8 = 0xF0
+        /// In a report or ground query: the sender also understands dense (version 2) relay replies.
+        public static let denseRepliesWelcome = Flags(rawValue: 0x08)
+        static let known: UInt8 = 0xF8
     }
 
     /// One aircraft's state. Values that are not available are nil and travel as the field's "not available" code.
@@ -215,8 +217,10 @@ public enum TrafficPacket {
         public var aircraft: [Report]
     }
 
+    /// Decodes a relay reply of either version (byte 0 `0xC1`: full entries; `0xC2`: dense, relative entries).
     public static func decodeReply(_ bytes: ArraySlice<UInt8>) throws(Rejection) -> Reply {
         guard bytes.count >= replyHeaderLength else { throw .tooShort }
+        if bytes.first == denseMagicVersion { return try decodeDenseReply(bytes) }
         let b = Array(bytes)
         guard b[0] == magicVersion else { throw .badMagicOrVersion }
         guard b[1] == MessageType.relayReply.rawValue else { throw .unknownType }

@@ -81,7 +81,7 @@ public struct TrafficState: Sendable, Equatable {
             if let last = lastSentAt, now.seconds(since: last) < interval - 0.01 { return }
             lastSentAt = now
             sequence &+= 1
-            var flags: TrafficPacket.Flags = [.airborne]
+            var flags: TrafficPacket.Flags = [.airborne, .denseRepliesWelcome]
             if configuration.tagged { flags.insert(.tagged) }
             let report = TrafficPacket.Report(flags: flags, identifier: currentIdentifier!, sequence: sequence, utc: utc,
                                               latitudeDegrees: latitude, longitudeDegrees: longitude,
@@ -99,7 +99,7 @@ public struct TrafficState: Sendable, Equatable {
         guard configuration.groundQuery else { return }
         if let last = lastQueryAt, now.seconds(since: last) < 10 { return }
         lastQueryAt = now
-        var flags: TrafficPacket.Flags = []
+        var flags: TrafficPacket.Flags = [.denseRepliesWelcome]
         if configuration.tagged { flags.insert(.tagged) }
         let coarse = { (degrees: Double) in (degrees * 10).rounded() / 10 }
         let query = TrafficPacket.Report(type: .groundQuery, flags: flags, identifier: random24(seed: configuration.identifierSeed),

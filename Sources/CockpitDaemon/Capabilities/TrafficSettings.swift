@@ -75,7 +75,7 @@ public struct TrafficSettings: SettingsGroup {
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {
         guard !destinations.isEmpty else { return [] }
         let authenticator = try key().flatMap(TrafficAuthenticator.init(keyBytes:))
-        return [TrafficOutput(sender: TrafficSender(destinations: destinations, authenticator: authenticator))]
+        return [TrafficOutput(sender: TrafficSender(destinations: destinations, authenticator: authenticator, sourcePort: port))]
     }
 }
 

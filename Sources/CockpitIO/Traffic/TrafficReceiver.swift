@@ -32,8 +32,18 @@ public final class TrafficReceiver: @unchecked Sendable {
                     return channel.eventLoop.makeSucceededVoidFuture()
                 } catch { return channel.eventLoop.makeFailedFuture(error) }
             }
-        channel = try bootstrap.bind(host: "0.0.0.0", port: port).wait()
+        // Bound through TrafficPortSocket so that the sender can send from the same port (NAT).
+        let descriptor = try TrafficPortSocket.bind(port: port).get()
+        do {
+            channel = try bootstrap.withBoundSocket(descriptor).wait()
+        } catch {
+            TrafficPortSocket.unbind(port: port)
+            throw error
+        }
     }
 
-    public func stop() { try? channel?.close().wait() }
+    public func stop() {
+        try? channel?.close().wait()
+        if channel != nil { TrafficPortSocket.unbind(port: port) }
+    }
 }

@@ -24,7 +24,9 @@ public final class TrafficSender: @unchecked Sendable {
         public var wouldBlock: Int64 = 0
     }
 
-    private let fd: Int32
+    private var fd: Int32
+    /// Send from the socket listening on this port once the receiver has bound it (replies come back through NAT).
+    private var sourcePort: Int?
     private var addresses: [(Destination, sockaddr_in)] = []
     public let destinations: [Destination]
     /// Destinations whose host name did not resolve at start (counted as failures on every send).
@@ -32,9 +34,10 @@ public final class TrafficSender: @unchecked Sendable {
     public private(set) var counters = Counters()
     private let authenticator: TrafficAuthenticator?
 
-    public init(destinations: [Destination], authenticator: TrafficAuthenticator?) {
+    public init(destinations: [Destination], authenticator: TrafficAuthenticator?, sourcePort: Int? = nil) {
         self.destinations = destinations
         self.authenticator = authenticator
+        self.sourcePort = sourcePort
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -56,6 +59,11 @@ public final class TrafficSender: @unchecked Sendable {
 
     /// Appends the tag when keyed and sends to every destination.
     public func send(_ payload: [UInt8]) {
+        if let port = sourcePort, let listening = TrafficPortSocket.borrow(port: port) {
+            close(fd)
+            fd = listening
+            sourcePort = nil
+        }
         var datagram = payload
         if let authenticator { datagram += authenticator.tag(payload) }
         if !unresolved.isEmpty {

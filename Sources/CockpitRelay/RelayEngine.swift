@@ -1,0 +1,157 @@
+public import CockpitCore
+import CockpitIO
+
+public struct RelayConfiguration: Sendable, Equatable {
+    public var radiusNauticalMiles = 30.0
+    public var altitudeWindowFeet = 10_000.0
+    /// Aircraft not heard for this long leave the picture.
+    public var expirySeconds = 30.0
+    /// A report whose time is further than this from the relay's UTC is stale.
+    public var freshnessSeconds = 30.0
+    /// Per source address and port (one aircraft behind NAT).
+    public var sourceRatePerSecond = 10.0
+    public var sourceBurst = 20.0
+    /// Per address, all ports (carrier-grade NAT shares one address among many aircraft).
+    public var addressRatePerSecond = 2_000.0
+    public var addressBurst = 4_000.0
+    /// Per identifier: reports come at most every 0.2 s.
+    public var identifierRatePerSecond = 5.0
+    public var identifierBurst = 10.0
+    /// Bound on each rate table (spoofed sources cannot grow memory without end).
+    public var rateTableCapacity = 1_000_000
+    public init() {}
+}
+
+/// What the relay does with one datagram: the reply to send back (if any) and the report to keep (never a ground
+/// query). Pure: the caller passes the monotonic time and the relay's UTC.
+public struct RelayOutcome: Sendable {
+    public var reply: [UInt8]?
+    public var report: TrafficPacket.Report?
+    public var dropReason: String?
+}
+
+public struct RelayEngine: Sendable {
+    public var configuration: RelayConfiguration
+    public var picture = RelayPicture()
+    public var keyring = RelayKeyring()
+    public private(set) var received = 0
+    public private(set) var answered = 0
+    public private(set) var bytesIn = 0
+    public private(set) var bytesOut = 0
+    /// Replies cut down to the request's size because the sender is not authenticated (amplification defence).
+    public private(set) var limitedReplies = 0
+    public private(set) var reports = 0
+    public private(set) var groundQueries = 0
+    public private(set) var dropped: [String: Int] = [:]
+    private var sources: TokenBuckets<RelaySource>
+    private var addresses: TokenBuckets<RelaySource>
+    private var identifiers: TokenBuckets<UInt32>
+    private var lastSequence: [UInt32: (sequence: UInt16, seconds: Double)] = [:]
+
+    public init(configuration: RelayConfiguration) {
+        self.configuration = configuration
+        sources = TokenBuckets(ratePerSecond: configuration.sourceRatePerSecond, burst: configuration.sourceBurst,
+                               capacity: configuration.rateTableCapacity)
+        addresses = TokenBuckets(ratePerSecond: configuration.addressRatePerSecond, burst: configuration.addressBurst,
+                                 capacity: configuration.rateTableCapacity)
+        identifiers = TokenBuckets(ratePerSecond: configuration.identifierRatePerSecond, burst: configuration.identifierBurst,
+                                   capacity: configuration.rateTableCapacity)
+    }
+
+    private mutating func drop(_ reason: String) -> RelayOutcome {
+        dropped[reason, default: 0] += 1
+        return RelayOutcome(reply: nil, report: nil, dropReason: reason)
+    }
+
+    /// Every datagram: rate limits (cheapest first), the daemon's checks in the spec's order (length, version, type,
+    /// tag, length by type, ranges), then freshness and sequence; then one reply listing the nearest others.
+    public mutating func handle(_ datagram: [UInt8], from source: RelaySource, nowSeconds: Double, utc: UTCInstant) -> RelayOutcome {
+        received += 1
+        bytesIn += datagram.count
+        guard addresses.take(source.address, nowSeconds: nowSeconds) else { return drop("rate-limited-address") }
+        guard sources.take(source, nowSeconds: nowSeconds) else { return drop("rate-limited-source") }
+        var authenticator: TrafficAuthenticator?
+        if !keyring.isEmpty, datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
+           TrafficPacket.MessageType(rawValue: datagram[1]) != nil {
+            guard datagram[2] & TrafficPacket.Flags.tagged.rawValue != 0 else { return drop(TrafficPacket.Rejection.missingTag.rawValue) }
+            let identifier = UInt32(datagram[3]) << 16 | UInt32(datagram[4]) << 8 | UInt32(datagram[5])
+            guard let key = keyring.authenticator(for: datagram, identifier: identifier) else {
+                return drop(TrafficPacket.Rejection.badTag.rawValue)
+            }
+            authenticator = key
+        }
+        let report: TrafficPacket.Report
+        switch TrafficDatagramCheck.check(datagram, authenticator: authenticator) {
+        case .trafficReport(let decoded): report = decoded
+        case .trafficRejected(let reason): return drop(reason)
+        default: return drop(TrafficPacket.Rejection.unknownType.rawValue)   // a relay reply is not a request
+        }
+        guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else { return drop("rate-limited-identifier") }
+        guard abs(report.utc.seconds(since: utc)) <= configuration.freshnessSeconds else { return drop(TrafficPacket.Rejection.stale.rawValue) }
+        let isQuery = report.type == .groundQuery
+        if !isQuery {
+            if let last = lastSequence[report.identifier] {
+                let ahead = report.sequence &- last.sequence
+                guard ahead != 0 && ahead < 0x8000 else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
+            }
+            lastSequence[report.identifier] = (report.sequence, nowSeconds)
+            var kept = report
+            kept.flags = kept.flags.intersection([.airborne, .emergency, .selfAssignedID])
+            kept.planPoints = []
+            picture.update(kept, heardAtSeconds: nowSeconds, fromDatabase: false)
+            reports += 1
+        } else {
+            groundQueries += 1
+        }
+        // Amplification: only an authenticated sender (a valid tag: it cannot have spoofed its address and replayed
+        // nothing, since the sequence and time checks passed) gets more bytes back than it sent.
+        let budget = authenticator == nil ? min(datagram.count, TrafficPacket.maximumPayload) : TrafficPacket.maximumPayload
+        let reply = makeReply(to: report, tagged: authenticator != nil, budget: budget, utc: utc)
+        var datagramOut = reply
+        if let authenticator { datagramOut += authenticator.tag(reply) }
+        if authenticator == nil, budget < TrafficPacket.maximumPayload { limitedReplies += 1 }
+        answered += 1
+        bytesOut += datagramOut.count
+        return RelayOutcome(reply: datagramOut, report: isQuery ? nil : picture.entries[report.identifier]?.report, dropReason: nil)
+    }
+
+    /// The reply in the version the request asked for, with as many of the nearest aircraft as `budget` bytes hold.
+    func makeReply(to request: TrafficPacket.Report, tagged: Bool, budget: Int, utc: UTCInstant) -> [UInt8] {
+        let dense = request.flags.contains(.denseRepliesWelcome)
+        let tagBytes = tagged ? TrafficPacket.tagLength : 0
+        let header = dense ? TrafficPacket.denseReplyHeaderLength : TrafficPacket.replyHeaderLength
+        let entry = dense ? TrafficPacket.denseReplyEntryLength : TrafficPacket.replyEntryLength
+        let room = max(0, (budget - tagBytes - header) / entry)
+        let limit = min(room, dense ? TrafficPacket.maximumDenseReplyEntries : TrafficPacket.maximumReplyEntries)
+        let radius = configuration.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
+        let others = limit == 0 ? [] : picture.nearest(
+            latitude: request.latitudeDegrees, longitude: request.longitudeDegrees, altitudeFeet: request.altitudeFeet,
+            radiusMeters: min(radius, dense ? TrafficPacket.denseOffsetLimitMeters : radius),
+            altitudeWindowFeet: configuration.altitudeWindowFeet, excluding: request.identifier, limit: limit)
+        let flags: TrafficPacket.Flags = tagged ? [.tagged] : []
+        if dense {
+            return TrafficPacket.encodeDenseReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,
+                                                  flags: flags, referenceLatitude: request.latitudeDegrees,
+                                                  referenceLongitude: request.longitudeDegrees, aircraft: others)
+        }
+        return TrafficPacket.encodeReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,
+                                         flags: flags, aircraft: others)
+    }
+
+    /// Once a second: aircraft silent for 30 s leave; idle rate buckets and old sequence numbers are forgotten.
+    public mutating func tick(nowSeconds: Double) {
+        picture.expire(nowSeconds: nowSeconds, expirySeconds: configuration.expirySeconds)
+        sources.sweep(nowSeconds: nowSeconds)
+        addresses.sweep(nowSeconds: nowSeconds)
+        identifiers.sweep(nowSeconds: nowSeconds)
+        // Sequence numbers outlive the picture: a replayed datagram older than this is stale anyway.
+        let keep = configuration.expirySeconds + 2 * configuration.freshnessSeconds
+        lastSequence = lastSequence.filter { nowSeconds - $0.value.seconds <= keep }
+    }
+
+    /// A report another relay stored in the shared database.
+    public mutating func merge(_ report: TrafficPacket.Report, ageSeconds: Double, nowSeconds: Double) {
+        guard ageSeconds <= configuration.expirySeconds else { return }
+        picture.update(report, heardAtSeconds: nowSeconds - max(0, ageSeconds), fromDatabase: true)
+    }
+}

@@ -1,0 +1,59 @@
+/// Where a datagram came from: an IPv4 or IPv6 address (IPv4 in the low 32 bits) and the UDP port.
+public struct RelaySource: Hashable, Sendable, CustomStringConvertible {
+    public var addressHigh: UInt64
+    public var addressLow: UInt64
+    public var port: UInt16
+    public init(addressHigh: UInt64 = 0, addressLow: UInt64, port: UInt16) {
+        self.addressHigh = addressHigh
+        self.addressLow = addressLow
+        self.port = port
+    }
+    /// The address without the port: carrier-grade NAT puts many aircraft behind one address, each on its own port.
+    public var address: RelaySource { RelaySource(addressHigh: addressHigh, addressLow: addressLow, port: 0) }
+    public var description: String {
+        addressHigh == 0 && addressLow <= UInt64(UInt32.max)
+            ? "\(addressLow >> 24 & 0xFF).\(addressLow >> 16 & 0xFF).\(addressLow >> 8 & 0xFF).\(addressLow & 0xFF):\(port)"
+            : "[\(String(addressHigh, radix: 16)):\(String(addressLow, radix: 16))]:\(port)"
+    }
+}
+
+/// Token buckets keyed by source, address or identifier: `ratePerSecond` sustained, `burst` at once. The table is
+/// bounded: idle buckets are swept, and when it is full a new key is refused (counted by the caller) rather than
+/// letting a flood of spoofed sources grow memory without end.
+public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
+    struct Bucket: Sendable { var tokens: Double; var updatedSeconds: Double }
+    public let ratePerSecond: Double
+    public let burst: Double
+    public let capacity: Int
+    private var buckets: [Key: Bucket] = [:]
+    public var count: Int { buckets.count }
+
+    public init(ratePerSecond: Double, burst: Double, capacity: Int) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = max(1, burst)
+        self.capacity = capacity
+    }
+
+    /// Takes one token if there is one. A rate of 0 means unlimited.
+    public mutating func take(_ key: Key, nowSeconds: Double) -> Bool {
+        guard ratePerSecond > 0 else { return true }
+        if var bucket = buckets[key] {
+            bucket.tokens = min(burst, bucket.tokens + (nowSeconds - bucket.updatedSeconds) * ratePerSecond)
+            bucket.updatedSeconds = nowSeconds
+            guard bucket.tokens >= 1 else { buckets[key] = bucket; return false }
+            bucket.tokens -= 1
+            buckets[key] = bucket
+            return true
+        }
+        guard buckets.count < capacity else { return false }
+        buckets[key] = Bucket(tokens: burst - 1, updatedSeconds: nowSeconds)
+        return true
+    }
+
+    /// Drops buckets that have refilled completely (they hold no memory worth keeping).
+    public mutating func sweep(nowSeconds: Double) {
+        guard ratePerSecond > 0 else { return }
+        let full = burst / ratePerSecond
+        buckets = buckets.filter { nowSeconds - $0.value.updatedSeconds < full }
+    }
+}

@@ -1,0 +1,197 @@
+import CockpitCore
+import CockpitIO
+import Glibc
+public import Logging
+public import NIOCore
+import NIOPosix
+
+/// The relay process: one UDP channel on one event loop that owns the engine (the hot path never leaves it), a 1 s
+/// tick, and — with a store — a flush task (batched upserts every 200 ms) and a refresh task (other relays' reports
+/// every 500 ms). Unchecked Sendable: `engine`, `pending*` and `lastHistory` are touched only on `loop`.
+public final class RelayServer: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var host = "0.0.0.0"
+        public var port = 4060
+        public var configuration = RelayConfiguration()
+        public var historyIntervalSeconds = 5.0
+        public var retentionDays = 30
+        public var flushIntervalSeconds = 0.2
+        public var refreshIntervalSeconds = 0.5
+        public init() {}
+    }
+
+    public let options: Options
+    public let loop: any EventLoop
+    private let group: MultiThreadedEventLoopGroup
+    private var engine: RelayEngine
+    private var channel: (any Channel)?
+    private let store: RelayStore?
+    private let logger: Logger
+    private var pendingLatest: [UInt32: TrafficPacket.Report] = [:]
+    private var pendingHistory: [TrafficPacket.Report] = []
+    private var lastHistory: [UInt32: Double] = [:]
+    private var tasks: [Task<Void, Never>] = []
+    private var storeFailures = 0
+    private var lastStoreError: String?
+    private var merged = 0
+    public private(set) var boundPort = 0
+
+    public init(options: Options, keyring: RelayKeyring, store: RelayStore?, logger: Logger) {
+        self.options = options
+        self.store = store
+        self.logger = logger
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        loop = group.next()
+        engine = RelayEngine(configuration: options.configuration)
+        engine.keyring = keyring
+    }
+
+    static func utcNow() -> UTCInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)   // a server's clock, NTP-disciplined; the daemon's UTC comes from GPS
+        return UTCInstant(secondsSinceEpoch: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+    }
+
+    final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = AddressedEnvelope<ByteBuffer>
+        typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+        unowned let server: RelayServer
+        init(server: RelayServer) { self.server = server }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let envelope = unwrapInboundIn(data)
+            let bytes = Array(envelope.data.readableBytesView)
+            guard let source = RelaySource(envelope.remoteAddress) else { return }
+            guard let reply = server.handle(bytes, from: source) else { return }
+            var buffer = context.channel.allocator.buffer(capacity: reply.count)
+            buffer.writeBytes(reply)
+            context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: envelope.remoteAddress, data: buffer)), promise: nil)
+        }
+
+        func channelReadComplete(context: ChannelHandlerContext) { context.flush() }
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {}   // ICMP unreachable etc.: keep serving
+    }
+
+    /// On the loop: the engine decides; the report (never a ground query) is queued for the store.
+    func handle(_ bytes: [UInt8], from source: RelaySource) -> [UInt8]? {
+        let now = MonotonicClock.nowSeconds()
+        let outcome = engine.handle(bytes, from: source, nowSeconds: now, utc: Self.utcNow())
+        if store != nil, let report = outcome.report {
+            pendingLatest[report.identifier] = report
+            if now - (lastHistory[report.identifier] ?? -.infinity) >= options.historyIntervalSeconds {
+                lastHistory[report.identifier] = now
+                pendingHistory.append(report)
+            }
+        }
+        return outcome.reply
+    }
+
+    public func start() throws {
+        let bootstrap = DatagramBootstrap(group: loop)
+            .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2048))
+            .channelOption(ChannelOptions.datagramVectorReadMessageCount, value: 32)
+            .channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: 4 << 20)
+            .channelOption(ChannelOptions.socketOption(.so_sndbuf), value: 4 << 20)
+            .channelInitializer { [self] channel in
+                do {
+                    try channel.pipeline.syncOperations.addHandler(Handler(server: self))
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch { return channel.eventLoop.makeFailedFuture(error) }
+            }
+        let channel = try bootstrap.bind(host: options.host, port: options.port).wait()
+        self.channel = channel
+        boundPort = channel.localAddress?.port ?? options.port
+        loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] _ in
+            let now = MonotonicClock.nowSeconds()
+            engine.tick(nowSeconds: now)
+            lastHistory = lastHistory.filter { now - $0.value < max(options.historyIntervalSeconds, options.configuration.expirySeconds) }
+        }
+        if let store { startStoreTasks(store) }
+    }
+
+    private func startStoreTasks(_ store: RelayStore) {
+        let flush = UInt64(options.flushIntervalSeconds * 1e9), refresh = UInt64(options.refreshIntervalSeconds * 1e9)
+        tasks.append(Task { [self] in
+            var lastPartitionCheck = MonotonicClock.nowSeconds()
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: flush)
+                guard let batch = try? await loop.submit({ [self] in
+                    let batch = (Array(pendingLatest.values), pendingHistory)
+                    pendingLatest.removeAll(keepingCapacity: true)
+                    pendingHistory.removeAll(keepingCapacity: true)
+                    return batch
+                }).get() else { continue }
+                do {
+                    try await store.store(latest: batch.0, history: batch.1)
+                    if MonotonicClock.nowSeconds() - lastPartitionCheck > 3_600 {
+                        lastPartitionCheck = MonotonicClock.nowSeconds()
+                        try await store.ensurePartitions(retentionDays: options.retentionDays)
+                    }
+                } catch {
+                    let text = String(describing: error)
+                    loop.execute { [self] in storeFailures += 1; lastStoreError = text }
+                }
+            }
+        })
+        tasks.append(Task { [self] in
+            var watermark: Double?
+            var lastKeys = MonotonicClock.nowSeconds()
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: refresh)
+                do {
+                    let recent = try await store.recent(sinceEpochSeconds: watermark)
+                    watermark = recent.watermark
+                    let reports = recent.reports
+                    loop.execute { [self] in
+                        let now = MonotonicClock.nowSeconds()
+                        for (report, age) in reports { engine.merge(report, ageSeconds: age, nowSeconds: now) }
+                        merged += reports.count
+                    }
+                    if MonotonicClock.nowSeconds() - lastKeys > 10 {
+                        lastKeys = MonotonicClock.nowSeconds()
+                        let keys = try await store.keys()
+                        loop.execute { [self] in for key in keys { engine.keyring.add(name: key.name, hexKey: key.hex) } }
+                    }
+                } catch {
+                    let text = String(describing: error)
+                    loop.execute { [self] in storeFailures += 1; lastStoreError = text }
+                }
+            }
+        })
+    }
+
+    /// Counters, as one JSON object (printed on SIGUSR1-free shutdown and by the tests).
+    public func statusJSON() -> String {
+        (try? loop.submit { [self] in
+            let drops = engine.dropped.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            return "{\"received\":\(engine.received),\"answered\":\(engine.answered),\"reports\":\(engine.reports),"
+                + "\"groundQueries\":\(engine.groundQueries),\"aircraft\":\(engine.picture.count),\"bytesIn\":\(engine.bytesIn),"
+                + "\"bytesOut\":\(engine.bytesOut),\"limitedReplies\":\(engine.limitedReplies),\"keyTrials\":\(engine.keyring.trials),"
+                + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),\"dropped\":{\(drops)}}"
+        }.wait()) ?? "{}"
+    }
+
+    public func stop() {
+        for task in tasks { task.cancel() }
+        try? channel?.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+extension RelaySource {
+    init?(_ address: SocketAddress) {
+        switch address {
+        case .v4(let v4):
+            self.init(addressLow: UInt64(UInt32(bigEndian: v4.address.sin_addr.s_addr)), port: UInt16(address.port ?? 0))
+        case .v6(let v6):
+            var a = v6.address.sin6_addr
+            let (high, low) = withUnsafeBytes(of: &a) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            self.init(addressHigh: high, addressLow: low, port: UInt16(address.port ?? 0))
+        default:
+            return nil
+        }
+    }
+}

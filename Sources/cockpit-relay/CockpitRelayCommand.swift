@@ -1,0 +1,163 @@
+import ArgumentParser
+import CockpitCore
+import CockpitIO
+import CockpitRelay
+import Dispatch
+import Glibc
+import Logging
+
+@main
+struct CockpitRelayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cockpit-relay",
+        abstract: "Traffic relay for cockpitd: answers each report with the nearest other aircraft (docs/relay.md).",
+        discussion: "Without a subcommand, serves. In memory by default; --postgres shares one PostgreSQL + PostGIS database between relays.",
+        subcommands: [Serve.self, LastSeen.self, Near.self, Bench.self],
+        defaultSubcommand: Serve.self)
+}
+
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .long, help: "postgres://user[:password]@host[:port]/database — several relays share one database.")
+    var postgres: String?
+
+    func url(required: Bool) throws -> RelayDatabaseURL? {
+        guard let postgres else {
+            if required { throw ValidationError("--postgres postgres://… is needed") }
+            return nil
+        }
+        guard let url = RelayDatabaseURL(postgres) else { throw ValidationError("--postgres \(postgres): not postgres://user@host[:port]/database") }
+        return url
+    }
+}
+
+/// Reads a key file: one hex key per line, optionally `name hexkey`; `#` starts a comment.
+func readKeys(path: String) throws -> [(name: String, hex: String)] {
+    guard let text = try? LineReader.readAll(path: path, limitBytes: 16 << 20) else { throw ValidationError("\(path): cannot read") }
+    var keys: [(name: String, hex: String)] = []
+    for (number, line) in String(decoding: text, as: UTF8.self).split(separator: "\n").enumerated() {
+        let content = line.prefix { $0 != "#" }.split(separator: " ", omittingEmptySubsequences: true)
+        guard !content.isEmpty else { continue }
+        let name = content.count > 1 ? String(content[0]) : "\(path):\(number + 1)"
+        let hex = String(content.last!)
+        guard let bytes = RelayKeyring.bytes(hex: hex), bytes.count >= 16 else {
+            throw ValidationError("\(path):\(number + 1): a key needs at least 16 bytes of hex")
+        }
+        keys.append((name, hex))
+    }
+    return keys
+}
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve traffic reports on UDP until SIGINT or SIGTERM.")
+
+    @Option(name: .long, help: "Address and UDP port to listen on.")
+    var listen = "0.0.0.0:4060"
+    @OptionGroup var database: DatabaseOption
+    @Option(name: .long, help: "This relay's name in the shared database (default: hostname:port).")
+    var relayName: String?
+    @Option(name: .long, help: "Reply radius, nautical miles.")
+    var radiusNm = 30.0
+    @Option(name: .long, help: "Reply altitude window, ± feet.")
+    var altitudeWindowFt = 10_000.0
+    @Option(name: .long, help: "Device keys: one hex key per line, or 'name hexkey'. With any key, untagged or badly tagged datagrams are dropped.")
+    var deviceKeys: String?
+    @Option(name: .long, help: "Datagrams per second per source address and port (0: unlimited).")
+    var sourceRate = 10.0
+    @Option(name: .long, help: "Datagrams per second per source address, all ports (0: unlimited).")
+    var addressRate = 2_000.0
+    @Option(name: .long, help: "Reports per second per identifier (0: unlimited).")
+    var identifierRate = 5.0
+    @Option(name: .long, help: "Seconds between two track-history rows of one aircraft (--postgres).")
+    var historyInterval = 5.0
+    @Option(name: .long, help: "Days of track history to keep (--postgres).")
+    var retentionDays = 30
+    @Option(name: .long, help: "Print the counters (JSON, no positions) every this many seconds (0: only at exit).")
+    var statusInterval = 60.0
+
+    func validate() throws {
+        guard parsedListen != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
+        guard radiusNm > 0, radiusNm <= 200 else { throw ValidationError("--radius-nm: 0…200") }
+        guard retentionDays >= 1 else { throw ValidationError("--retention-days: at least 1") }
+        _ = try database.url(required: false)
+        if let deviceKeys { _ = try readKeys(path: deviceKeys) }
+    }
+
+    var parsedListen: (String, Int)? {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), port >= 0, port < 65_536 else { return nil }
+        return (String(listen[..<colon]), port)
+    }
+
+    func run() throws {
+        let logger = Logger(label: "cockpit-relay")
+        var options = RelayServer.Options()
+        (options.host, options.port) = parsedListen!
+        options.configuration.radiusNauticalMiles = radiusNm
+        options.configuration.altitudeWindowFeet = altitudeWindowFt
+        options.configuration.sourceRatePerSecond = sourceRate
+        options.configuration.sourceBurst = max(1, sourceRate * 2)
+        options.configuration.addressRatePerSecond = addressRate
+        options.configuration.addressBurst = max(1, addressRate * 2)
+        options.configuration.identifierRatePerSecond = identifierRate
+        options.configuration.identifierBurst = max(1, identifierRate * 2)
+        options.historyIntervalSeconds = historyInterval
+        options.retentionDays = retentionDays
+        var keyring = RelayKeyring()
+        let fileKeys = try deviceKeys.map(readKeys(path:)) ?? []
+        for key in fileKeys { keyring.add(name: key.name, hexKey: key.hex) }
+
+        var store: RelayStore?
+        if let url = try database.url(required: false) {
+            var hostname = [CChar](repeating: 0, count: 256)
+            gethostname(&hostname, 255)
+            let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
+            let setup = RelayStore(url: url, relayName: name, logger: quietLogger())
+            let (schemaKeys, failure) = runBlocking(store: setup) { store in
+                try await store.prepare()
+                try await store.ensurePartitions(retentionDays: retentionDays)
+                for key in fileKeys { try await store.addKey(name: key.name, hex: key.hex) }
+                return try await store.keys()
+            }
+            if let failure { throw ValidationError("--postgres: \(failure)") }
+            for key in schemaKeys ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
+            let opened = RelayStore(url: url, relayName: name, logger: logger)
+            store = opened
+            Task.detached { await opened.run() }
+        }
+        let server = RelayServer(options: options, keyring: keyring, store: store, logger: logger)
+        try server.start()
+        print("cockpit-relay: listening on \(options.host):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(keyring.keys.count) device keys")
+        fflush(nil)
+        if statusInterval > 0 {
+            server.loop.scheduleRepeatedTask(initialDelay: .milliseconds(Int64(statusInterval * 1000)),
+                                             delay: .milliseconds(Int64(statusInterval * 1000))) { _ in
+                DispatchQueue.global().async { print("status \(server.statusJSON())"); fflush(nil) }
+            }
+        }
+        let signal = SignalWaiter().wait()
+        print("status \(server.statusJSON())")
+        print("cockpit-relay: signal \(signal), stopping")
+        fflush(nil)
+        server.stop()
+    }
+}
+
+/// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up).
+func runBlocking<T: Sendable>(store: RelayStore, _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
+    let box = ResultBox<T>()
+    let semaphore = DispatchSemaphore(value: 0)
+    Task.detached {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            do { box.value = try await job(store) } catch { box.error = String(describing: error) }
+            group.cancelAll()
+        }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return (box.value, box.error)
+}
+
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    var value: T?
+    var error: String?
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import CockpitCore
+import CockpitRelay
+import Logging
+
+/// Search and rescue: where was this aircraft last, and who was near this point lately.
+struct LastSeen: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "last-seen",
+                                                    abstract: "Print the last stored position of a traffic identifier (hex, as cockpitctl shows it).")
+    @Argument(help: "Identifier, 6 hex digits (e.g. A1B2C3).")
+    var identifier: String
+    @OptionGroup var database: DatabaseOption
+
+    func validate() throws {
+        guard let value = UInt32(identifier, radix: 16), value > 0, value <= 0xFF_FFFF else {
+            throw ValidationError("\(identifier): expected a 24-bit hex identifier")
+        }
+    }
+
+    func run() throws {
+        let url = try database.url(required: true)!
+        let id = UInt32(identifier, radix: 16)!
+        let store = RelayStore(url: url, relayName: "last-seen", logger: quietLogger())
+        let (sighting, failure) = runBlocking(store: store) { try await $0.lastSeen(identifier: id) }
+        if let failure { throw ValidationError("database: \(failure)") }
+        guard let found = sighting ?? nil else {
+            print("\(identifier.uppercased()): not in the history")
+            throw ExitCode(2)
+        }
+        print(formatSighting(found))
+    }
+}
+
+struct Near: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the aircraft whose track passed near a point lately, nearest first.")
+    @Argument(help: "LAT,LON in decimal degrees (north and east positive).")
+    var point: String
+    @Option(name: .long, help: "How far back: 90s, 30m, 2h, 1d.")
+    var since = "2h"
+    @Option(name: .long, help: "Radius, nautical miles.")
+    var radiusNm = 30.0
+    @OptionGroup var database: DatabaseOption
+
+    var parsedPoint: (Double, Double)? {
+        let parts = point.split(separator: ",")
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+        return (lat, lon)
+    }
+
+    func validate() throws {
+        guard parsedPoint != nil else { throw ValidationError("\(point): expected LAT,LON") }
+        guard parseDuration(since) != nil else { throw ValidationError("--since \(since): expected a number with s, m, h or d") }
+    }
+
+    func run() throws {
+        let url = try database.url(required: true)!
+        let (lat, lon) = parsedPoint!, seconds = parseDuration(since)!, radius = radiusNm
+        let store = RelayStore(url: url, relayName: "near", logger: quietLogger())
+        let (sightings, failure) = runBlocking(store: store) {
+            try await $0.near(latitude: lat, longitude: lon, sinceSeconds: seconds, radiusNauticalMiles: radius)
+        }
+        if let failure { throw ValidationError("database: \(failure)") }
+        let list = sightings ?? []
+        if list.isEmpty { print("no aircraft within \(radiusNm) nm of \(point) in the last \(since)") }
+        for sighting in list { print(formatSighting(sighting)) }
+    }
+}
+
+func parseDuration(_ text: String) -> Double? {
+    guard let unit = text.last, let value = Double(text.dropLast()), value > 0 else { return nil }
+    switch unit {
+    case "s": return value
+    case "m": return value * 60
+    case "h": return value * 3600
+    case "d": return value * 86_400
+    default: return nil
+    }
+}
+
+/// One line per sighting; the position is printed at the precision the aircraft sent (5 decimals ≈ 1 m).
+func formatSighting(_ s: RelayStore.Sighting) -> String {
+    let id = String(s.identifier, radix: 16, uppercase: true)
+    let padded = String(repeating: "0", count: max(0, 6 - id.count)) + id
+    func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let rounded = (abs(value) * scale).rounded()
+        let whole = Int(rounded / scale), fraction = Int(rounded) - whole * Int(scale)
+        let digits = String(fraction)
+        return (value < 0 && rounded > 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: places - digits.count) + digits
+    }
+    var line = "\(padded)  \(s.utc.iso8601)  \(fixed(s.latitudeDegrees, 5)),\(fixed(s.longitudeDegrees, 5))"
+    line += "  " + (s.altitudeFeet.map { "\(Int($0.rounded())) ft" } ?? "altitude unknown")
+    if let distance = s.distanceNauticalMiles { line += "  \(fixed(distance, 1)) nm" }
+    line += "  via \(s.relay)"
+    return line
+}
+
+/// One-shot commands print answers, not the connection pool's chatter.
+func quietLogger() -> Logger {
+    var logger = Logger(label: "cockpit-relay")
+    logger.logLevel = .error
+    return logger
+}

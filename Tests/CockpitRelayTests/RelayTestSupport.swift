@@ -1,0 +1,207 @@
+import CockpitCore
+import CockpitIO
+import Glibc
+
+/// The built executables sit next to the test bundle in .build/<triple>/<config>/.
+enum RelayBinaries {
+    static let directory: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        while let last = parts.last, !last.hasSuffix(".xctest") && parts.count > 1 { parts.removeLast() }
+        parts.removeLast()
+        return parts.joined(separator: "/")
+    }()
+    static var relay: String { directory + "/cockpit-relay" }
+}
+
+struct RunResult {
+    var status: Int32
+    var output: String
+}
+
+/// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block).
+func run(_ path: String, _ arguments: [String]) -> RunResult {
+    let outPath = "/tmp/cockpit-relay-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+    defer { unlink(outPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return RunResult(status: -1, output: "spawn failed") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    guard let file = fopen(outPath, "r") else { return RunResult(status: code, output: "") }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return RunResult(status: code, output: String(decoding: bytes, as: UTF8.self))
+}
+
+/// A throwaway PostgreSQL 15 cluster with PostGIS: initdb into a temporary folder (as the `postgres` user when the
+/// tests run as root), its own port on 127.0.0.1, trust authentication, stopped and deleted by `stop()`.
+final class ThrowawayPostgres {
+    let directory: String
+    let port: Int
+    let bin: String
+    let asUser: [String]
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/relay" }
+
+    static func findBin() -> String? {
+        for version in ["15", "16", "17"] where access("/usr/lib/postgresql/\(version)/bin/initdb", X_OK) == 0 {
+            return "/usr/lib/postgresql/\(version)/bin"
+        }
+        return nil
+    }
+
+    init?() {
+        guard let bin = Self.findBin() else { return nil }
+        self.bin = bin
+        var template = Array("/tmp/cockpit-relay-pg-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { return nil }
+        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        port = freeTCPPort()
+        if geteuid() == 0 {
+            guard let user = getpwnam("postgres") else { return nil }
+            chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
+            asUser = ["/usr/sbin/runuser", "-u", "postgres", "--"]
+        } else {
+            asUser = []
+        }
+        let initdb = command(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+        guard initdb.status == 0 else { print("initdb: \(initdb.output)"); return nil }
+        let start = command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o",
+                                              "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off", "start"])
+        guard start.status == 0 else { print("pg_ctl start: \(start.output)"); return nil }
+        let create = command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-c", "CREATE DATABASE relay"])
+        guard create.status == 0 else { print("createdb: \(create.output)"); stop(); return nil }
+    }
+
+    func command(_ path: String, _ arguments: [String]) -> RunResult {
+        asUser.isEmpty ? run(path, arguments) : run(asUser[0], Array(asUser.dropFirst()) + [path] + arguments)
+    }
+
+    func psql(_ sql: String) -> RunResult {
+        run("/usr/bin/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", "relay", "-At", "-c", sql])
+    }
+
+    func stop() {
+        _ = command(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        _ = run("/bin/rm", ["-rf", directory])
+    }
+}
+
+func freeTCPPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// One simulated aircraft: its own UDP socket on 127.0.0.1 (or another loopback address), reports and replies.
+final class TestAircraft {
+    let fd: Int32
+    let identifier: UInt32
+    var sequence: UInt16 = 0
+    let key: TrafficAuthenticator?
+
+    init(identifier: UInt32, key: TrafficAuthenticator?, address: UInt32 = 0x7F00_0001) {
+        self.identifier = identifier
+        self.key = key
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = address.bigEndian
+        _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var timeout = timeval(tv_sec: 0, tv_usec: 500_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+    deinit { close(fd) }
+
+    var port: UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Builds a report (or ground query) at the given place, now (the test's clock is the relay's clock).
+    func datagram(latitude: Double, longitude: Double, altitudeFeet: Double?, dense: Bool, type: TrafficPacket.MessageType = .report,
+                  tagged: Bool? = nil, secondsAgo: Double = 0) -> [UInt8] {
+        sequence &+= 1
+        var flags: TrafficPacket.Flags = type == .report ? [.airborne] : []
+        if dense { flags.insert(.denseRepliesWelcome) }
+        let tag = tagged ?? (key != nil)
+        if tag { flags.insert(.tagged) }
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let report = TrafficPacket.Report(type: type, flags: flags, identifier: identifier, sequence: type == .report ? sequence : 0,
+                                          utc: UTCInstant(secondsSinceEpoch: Double(spec.tv_sec) + Double(spec.tv_nsec / 1_000_000) / 1000 - secondsAgo),
+                                          latitudeDegrees: latitude, longitudeDegrees: longitude, altitudeFeet: altitudeFeet,
+                                          groundSpeedKnots: altitudeFeet == nil ? nil : 100, trackTrueDegrees: altitudeFeet == nil ? nil : 90,
+                                          verticalSpeedFeetPerMinute: altitudeFeet == nil ? nil : 0)
+        var bytes = TrafficPacket.encode(report)
+        if tag, let key { bytes += key.tag(bytes) } else if tag { bytes += [UInt8](repeating: 0xAB, count: 8) }
+        return bytes
+    }
+
+    func send(_ bytes: [UInt8], toPort port: Int) {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    }
+
+    /// The next datagram (the whole of it, so a test sees its real size), or nil after 0.5 s.
+    func receive() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n >= 0 ? Array(buffer[0..<n]) : nil
+    }
+
+    func exchange(_ bytes: [UInt8], port: Int) -> [UInt8]? {
+        send(bytes, toPort: port)
+        return receive()
+    }
+}
+
+let testKeyHex = "000102030405060708090a0b0c0d0e0f"
+let otherKeyHex = "f0e0d0c0b0a090807060504030201000"
+func testKey(_ hex: String = testKeyHex) -> TrafficAuthenticator { TrafficAuthenticator(keyBytes: RelayKeyringHex.bytes(hex))! }
+enum RelayKeyringHex {
+    static func bytes(_ hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            out.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return out
+    }
+}

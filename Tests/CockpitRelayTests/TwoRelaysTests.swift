@@ -1,0 +1,176 @@
+import CockpitCore
+import CockpitIO
+import CockpitRelay
+import Glibc
+import Testing
+
+/// Starts a program in the background with stdout and stderr in `outputPath`; returns its pid.
+func startBackground(_ path: String, _ arguments: [String], outputPath: String) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var pid: pid_t = 0
+    _ = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+    return pid
+}
+
+func fileText(_ path: String) -> String {
+    guard let file = fopen(path, "r") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+    for _ in 0..<Int(seconds * 50) {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+func freeUDPPort() -> Int {
+    let probe = TestAircraft(identifier: 0, key: nil)
+    return Int(probe.port)
+}
+
+@Suite("Two relays on one PostgreSQL + PostGIS", .serialized)
+struct TwoRelaysTests {
+    @Test("An aircraft reporting to relay A is in relay B's replies within 2 s; history answers last-seen and near; ground queries are never stored")
+    func twoRelays() async throws {
+        let postgres = try #require(ThrowawayPostgres(), "PostgreSQL 15 + PostGIS (Scripts/setup.sh installs them)")
+        defer { postgres.stop() }
+        let keyFile = "/tmp/cockpit-relay-test-keys-\(getpid())"
+        let keyText = "club \(testKeyHex)\n"
+        let file = fopen(keyFile, "w")
+        fputs(keyText, file)
+        fclose(file)
+        defer { unlink(keyFile) }
+        let portA = freeUDPPort(), portB = freeUDPPort()
+        let outA = keyFile + ".a", outB = keyFile + ".b"
+        defer { unlink(outA); unlink(outB) }
+        // A brings the device key; B finds it in the database's registry.
+        let relayA = startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+                                                           "--device-keys", keyFile, "--status-interval", "0"], outputPath: outA)
+        #expect(waitUntil(seconds: 30) { fileText(outA).contains("listening") }, "relay A: \(fileText(outA))")
+        let relayB = startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+                                                           "--status-interval", "0"], outputPath: outB)
+        #expect(waitUntil(seconds: 30) { fileText(outB).contains("listening") }, "relay B: \(fileText(outB))")
+        #expect(fileText(outB).contains("1 device keys"))
+        var stopped = false
+        func stopRelays() {
+            guard !stopped else { return }
+            stopped = true
+            kill(relayA, SIGTERM); kill(relayB, SIGTERM)
+            var status: Int32 = 0
+            waitpid(relayA, &status, 0); waitpid(relayB, &status, 0)
+        }
+        defer { stopRelays() }
+
+        let key = testKey()
+        let x = TestAircraft(identifier: 0x0A0A0A, key: key), y = TestAircraft(identifier: 0x0B0B0B, key: key)
+        let (xLat, xLon) = (46.9123, 7.4567)
+        let started = MonotonicClock.nowSeconds()
+        var seenAfter: Double?
+        var lastReply: [UInt8] = []
+        var step = 0
+        while MonotonicClock.nowSeconds() - started < 5, seenAfter == nil {
+            if step % 2 == 0 { _ = x.exchange(x.datagram(latitude: xLat, longitude: xLon, altitudeFeet: 4_500, dense: false), port: portA) }
+            if let reply = y.exchange(y.datagram(latitude: 46.95, longitude: 7.5, altitudeFeet: 5_000, dense: true), port: portB) {
+                lastReply = reply
+                if SpecReply(reply)?.aircraft.contains(where: { $0.identifier == 0x0A0A0A }) == true {
+                    seenAfter = MonotonicClock.nowSeconds() - started
+                }
+            }
+            step += 1
+            usleep(100_000)
+        }
+        let after = try #require(seenAfter, "X never appeared in B's replies")
+        print("two relays: A → B in \(after) s")
+        #expect(after <= 2)
+        #expect(lastReply.count <= 472)
+        let decoded = try #require(SpecReply(lastReply))
+        #expect(decoded.version == 2)
+        let entry = try #require(decoded.aircraft.first { $0.identifier == 0x0A0A0A })
+        #expect(testDistanceMeters(entry.latitude, entry.longitude, xLat, xLon) < 5)
+        #expect(entry.altitudeFeet == 4_500)
+
+        // A ground query is answered but never stored.
+        let taxi = TestAircraft(identifier: 0x0C0C0C, key: key)
+        #expect(taxi.exchange(taxi.datagram(latitude: 46.9, longitude: 7.5, altitudeFeet: nil, dense: true, type: .groundQuery), port: portA) != nil)
+        usleep(700_000)
+        #expect(postgres.psql("SELECT count(*) FROM latest_report WHERE identifier = \(0x0C0C0C)").output == "0\n")
+        #expect(postgres.psql("SELECT count(*) FROM track_history WHERE identifier = \(0x0C0C0C)").output == "0\n")
+        #expect(postgres.psql("SELECT relay FROM latest_report WHERE identifier = \(0x0A0A0A)").output == "A\n")
+        #expect(postgres.psql("SELECT relpersistence FROM pg_class WHERE relname = 'latest_report'").output == "u\n")
+
+        // Search and rescue from the history.
+        let lastSeen = run(RelayBinaries.relay, ["last-seen", "0A0A0A", "--postgres", postgres.url])
+        #expect(lastSeen.status == 0)
+        #expect(lastSeen.output.hasPrefix("0A0A0A  "))
+        let sentLat = TrafficPacket.latitude(code: TrafficPacket.latitudeCode(xLat))
+        #expect(lastSeen.output.contains("46.91230,7.45669"), "\(lastSeen.output) (sent \(sentLat))")
+        #expect(lastSeen.output.contains("4500 ft"))
+        let unknown = run(RelayBinaries.relay, ["last-seen", "123456", "--postgres", postgres.url])
+        #expect(unknown.status == 2)
+        let near = run(RelayBinaries.relay, ["near", "46.92,7.45", "--since", "2h", "--postgres", postgres.url])
+        #expect(near.status == 0)
+        let lines = near.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("0A0A0A") == true && lines.first?.contains("0.5 nm") == true, "\(near.output)")
+        #expect(lines.contains { $0.hasPrefix("0B0B0B") })
+        #expect(!near.output.contains("0C0C0C"))
+        let far = run(RelayBinaries.relay, ["near", "--since", "2h", "--postgres", postgres.url, "--", "-33.9,151.2"])
+        #expect(far.output.hasPrefix("no aircraft"))
+
+        stopRelays()
+        let statusB = fileText(outB)
+        #expect(statusB.contains("\"mergedFromDatabase\":"))
+        #expect(!statusB.contains("\"mergedFromDatabase\":0,"))
+        // Nothing logged with a position.
+        #expect(!fileText(outA).contains("46.9") && !statusB.contains("46.9"))
+    }
+
+    @Test("The relay creates its schema once and keeps a day-partitioned history for the retention period")
+    func schemaAndRetention() async throws {
+        let postgres = try #require(ThrowawayPostgres(), "PostgreSQL 15 + PostGIS (Scripts/setup.sh installs them)")
+        defer { postgres.stop() }
+        let url = try #require(RelayDatabaseURL(postgres.url))
+        let store = RelayStore(url: url, relayName: "test", logger: silent)
+        let runner = Task { await store.run() }
+        defer { runner.cancel() }
+        try await store.prepare()
+        try await store.prepare()   // a second relay starting: nothing to do, no error
+        #expect(postgres.psql("SELECT count(*) FROM relay_schema").output == "1\n")
+        #expect(postgres.psql("SELECT extversion LIKE '3.%' FROM pg_extension WHERE extname = 'postgis'").output == "t\n")
+        let old = postgres.psql("CREATE TABLE track_history_20200101 PARTITION OF track_history FOR VALUES FROM ('2020-01-01 00:00:00+00') TO ('2020-01-02 00:00:00+00')")
+        #expect(old.status == 0, "\(old.output)")
+        let partitions = "SELECT count(*) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'track_history'"
+        #expect(postgres.psql(partitions).output == "4\n")   // yesterday, today, tomorrow and the old one
+        try await store.ensurePartitions(retentionDays: 30)
+        #expect(postgres.psql(partitions).output == "3\n")
+        #expect(postgres.psql("SELECT to_regclass('track_history_20200101') IS NULL").output == "t\n")
+        #expect(postgres.psql("SELECT to_regclass('track_history_' || to_char((now() AT TIME ZONE 'UTC')::date, 'YYYYMMDD')) IS NOT NULL").output == "t\n")
+    }
+}
