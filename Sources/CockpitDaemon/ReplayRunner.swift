@@ -79,6 +79,8 @@ public enum ReplayRunner {
         configuration.traffic.identifierSeed = options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }
+        let airfieldService = settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) }
+        configuration.airfieldsUnavailableReason = airfieldService?.openError
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
         let traffic = settings[TrafficSettings.self], flight = settings[FlightSettings.self]
@@ -93,9 +95,9 @@ public enum ReplayRunner {
         if flight.terrainDirectory != nil || flight.geoidPath != nil {
             runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
         }
-        if let path = settings[AirfieldSettings.self].resolvedPath {
-            runner.airfields = AirfieldService(path: path)
-            if let error = runner.airfields?.openError { logger.warning("\(error)") }
+        if let airfieldService {
+            runner.airfields = airfieldService
+            if let error = airfieldService.openError { logger.warning("\(error)") }
         }
         if traffic.port != nil && !paced {
             logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
@@ -126,6 +128,11 @@ public enum ReplayRunner {
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
         summary["outputs"] = .object(runner.outputsJSON)
+        if let recording = runner.recorder?.status {
+            summary["recording"] = .object(["path": .string(recording.path), "events": .integer(recording.eventsRecorded),
+                                            "bytesWritten": .integer(recording.bytesWritten),
+                                            "stoppedReason": .optional(recording.stoppedReason == "closed" ? nil : recording.stoppedReason)])
+        }
         return ReplayResult(summary: summary, skippedLines: source.skippedLines,
                             lastSkipReason: source.lastSkipReason, recording: runner.recorder?.status)
     }
@@ -156,7 +163,6 @@ public enum ReplayRunner {
                 logger.error("traffic: cannot listen on UDP port \(port): \(error); the replay continues without receiving")
             }
         }
-        defer { receiver?.stop() }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
         let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
@@ -187,6 +193,9 @@ public enum ReplayRunner {
         try? done.futureResult.wait()
         // Let watchers see the final state once more before the socket goes away.
         if host.server != nil { try? host.onLoop { host.server?.sendWatchFrames() } }
+        // Close the traffic channel while its event loop still runs: closing it after `host.shutdown()` waits forever on
+        // a loop that can no longer schedule the close (a paced replay with --traffic-port never exited).
+        receiver?.stop()
         host.shutdown()
         if let error = failure.withLock({ $0 }) { throw .paced(error) }
     }

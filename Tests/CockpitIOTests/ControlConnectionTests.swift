@@ -87,6 +87,30 @@ struct ControlConnectionTests {
         #expect(!channel.isActive)
     }
 
+    @Test func aClientThatDribblesARequestGetsFiveSecondsForIt() throws {
+        // Regression: 64 clients that each sent one byte and never a newline held every slot for 30 s at a time.
+        let harness = Harness()
+        let channel = try harness.connect()
+        try Self.send(channel, "s")
+        for byte in ["t", "a", "t"] {   // a byte every 1.5 s does not buy more time
+            harness.loop.advanceTime(by: .milliseconds(1_500))
+            try Self.send(channel, byte)
+        }
+        #expect(try harness.answers(channel).isEmpty)
+        harness.loop.advanceTime(by: .milliseconds(500))
+        let answers = try harness.answers(channel)
+        #expect(answers.first?["error"]?["code"] == .string("idle-timeout"))
+        #expect(answers.first?["error"]?["message"]?.stringValue?.contains("not finished within 5 s") == true)
+        // A finished request resets to the idle time.
+        let other = try harness.connect()
+        try Self.send(other, "sta")
+        harness.loop.advanceTime(by: .seconds(1))
+        try Self.send(other, "tus\n")
+        harness.loop.advanceTime(by: .seconds(20))
+        #expect(try harness.answers(other).first?["type"] == .string("status"))
+        #expect(other.isActive)
+    }
+
     @Test func aRequestResetsTheIdleTimer() throws {
         let harness = Harness()
         let channel = try harness.connect()

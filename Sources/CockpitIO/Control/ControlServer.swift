@@ -46,6 +46,8 @@ public final class ControlServer: @unchecked Sendable {
         public var maximumRequestBytes = ControlProtocol.maximumRequestBytes
         /// A client that sends nothing for this long (and is not watching) is disconnected.
         public var idleTimeoutSeconds: Int64 = 30
+        /// A request line that has begun must end (newline) within this long.
+        public var incompleteRequestSeconds: Int64 = 5
         /// A watcher whose socket stays full this long is disconnected.
         public var stuckWatcherTimeoutSeconds: Int64 = 30
         public var watchIntervalMilliseconds: Int64 = 1000
