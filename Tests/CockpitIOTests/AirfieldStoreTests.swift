@@ -44,7 +44,7 @@ struct AirfieldStoreTests {
     /// The index holds every airport row of the file (72,395 in the shipped one, per `meta`) and nothing is left out.
     @Test func indexHoldsEveryAirport() throws {
         let store = try AirfieldData.store()
-        #expect(store.index.count == store.airportCount)
+        #expect(try store.index().count == store.airportCount)
         #expect(store.airportCount == 72_395)
         #expect(store.indexSkippedRows == 0)
     }

@@ -6,10 +6,9 @@ public final class AirfieldStore {
     public let path: String
     public let meta: [String: String]
     private let database: SQLiteDatabase
-    /// Positions and filter columns of every airfield, in memory (built when the file opens).
-    public let index: AirfieldIndex
+    private var builtIndex: AirfieldIndex?
     /// Airport rows left out of the index because a value did not fit (0 in a file the importer wrote).
-    public let indexSkippedRows: Int
+    public private(set) var indexSkippedRows = 0
     private let row: SQLiteDatabase.Statement
     private let byIdent: SQLiteDatabase.Statement
     private let byCode: SQLiteDatabase.Statement
@@ -47,9 +46,6 @@ public final class AirfieldStore {
             let metaQuery = try database.prepare("SELECT key, value FROM meta")
             while try metaQuery.step() { if let key = metaQuery.text(0) { meta[key] = metaQuery.text(1) } }
             self.meta = meta
-            let loaded = try Self.loadSites(database)
-            index = AirfieldIndex(sites: loaded.sites)
-            indexSkippedRows = loaded.skipped
             row = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.id = ?")
             byIdent = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.ident = ? ORDER BY a.id LIMIT 1")
             byCode = try database.prepare("SELECT \(Self.columns) FROM code c JOIN airport a ON a.id = c.airport_id WHERE c.code = ? ORDER BY a.id LIMIT 1")
@@ -69,13 +65,24 @@ public final class AirfieldStore {
     public var airportCount: Int { Int(meta["airports"] ?? "") ?? 0 }
     public var dataDate: String { meta["dataDate"] ?? "unknown" }
 
+    /// Positions and filter columns of every airfield, in memory: built on first use (one scan of the airport table),
+    /// not when the file opens, so that start-up (READY=1) does not wait for it.
+    public func index() throws(SQLiteDatabase.Failure) -> AirfieldIndex {
+        if let builtIndex { return builtIndex }
+        let loaded = try Self.loadSites(database)
+        let index = AirfieldIndex(sites: loaded.sites)
+        builtIndex = index
+        indexSkippedRows = loaded.skipped
+        return index
+    }
+
     /// The nearest airfields that pass the filter, nearest first, with WGS-84 distance and bearing, the magnetic bearing
     /// for `declinationDegrees`, and the time en route at `groundSpeedKnots`. The in-memory index finds them (see
     /// `AirfieldIndex`); the database is read only for the airfields returned.
     public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter, declinationDegrees: Double?,
                         groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
         var results: [NearestAirfield] = []
-        for hit in index.nearest(latitude: latitude, longitude: longitude, filter: filter) {
+        for hit in try index().nearest(latitude: latitude, longitude: longitude, filter: filter) {
             guard let airfield = try airfield(id: hit.id) else { continue }
             let nm = hit.inverse.distanceMeters / UnitConversions.metersPerNauticalMile
             var magnetic: Double?
