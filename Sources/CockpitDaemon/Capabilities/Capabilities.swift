@@ -10,6 +10,8 @@ public enum Capabilities {
         AirfieldSettings.self,
         FlightSettings.self,
         TrafficSettings.self,
+        GDL90Settings.self, FLARMSettings.self,   // EFB outputs (docs/efb.md)
+        AlertSettings.self,
         RecordingSettings.self,
         LoggingSettings.self,
         ReplaySettings.self,
