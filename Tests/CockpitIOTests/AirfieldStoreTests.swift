@@ -17,6 +17,8 @@ struct AirfieldStoreTests {
         ("Sydney", -33.95, 151.18), ("Nairobi", -1.32, 36.93), ("Sao Paulo", -23.43, -46.47), ("Tokyo", 35.55, 139.78),
         ("Taveuni, Fiji (180°)", -16.69, -179.88), ("Svalbard", 78.25, 15.47), ("McMurdo", -77.85, 166.67),
         ("mid-Pacific", 10.0, -150.0), ("Kamchatka (179.9°E)", 64.73, 177.74),
+        ("North Pole", 90.0, 0.0), ("South Pole (NZSP)", -90.0, 0.0), ("Aleutians, exactly on 180°", 51.88, 180.0),
+        ("Aleutians, exactly on -180°", 51.88, -180.0),
     ]
 
     @Test(arguments: positions)
@@ -35,8 +37,17 @@ struct AirfieldStoreTests {
         var plain = AirfieldFilter()
         var hard = AirfieldFilter(); hard.hardSurfaceOnly = true; hard.minimumRunwayFeet = 3_000; hard.excludeHeliports = true
         var wide = AirfieldFilter(); wide.radiusNauticalMiles = 400; wide.maximumCount = 5; wide.types = [.largeAirport, .mediumAirport]
-        return [plain, hard, wide]
+        // The daemon's own lookups: best suitable for the default aircraft profile (>= 2,000 ft, 250 nm, count 1).
+        return [plain, hard, wide, AircraftProfile().filter]
     }()
+
+    /// The index holds every airport row of the file (72,395 in the shipped one, per `meta`) and nothing is left out.
+    @Test func indexHoldsEveryAirport() throws {
+        let store = try AirfieldData.store()
+        #expect(try store.index().count == store.airportCount)
+        #expect(store.airportCount == 72_395)
+        #expect(store.indexSkippedRows == 0)
+    }
 
     /// OurAirports: Matei (NFNM) is at 179.877°W on Taveuni, Rabi (NFFR) at 179.976°E — neighbours across 180°.
     @Test func taveuniSeesAcrossTheAntimeridian() throws {

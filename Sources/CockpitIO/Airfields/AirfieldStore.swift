@@ -1,13 +1,14 @@
-import RealModule
 public import CockpitCore
 
-/// Read-only access to the airfield database: nearest queries through the R*Tree, and single airfields.
+/// Read-only access to the airfield database: nearest queries through an in-memory index, and single airfields.
 /// Not thread-safe; the daemon uses it from its event loop only.
 public final class AirfieldStore {
     public let path: String
     public let meta: [String: String]
     private let database: SQLiteDatabase
-    private let box: SQLiteDatabase.Statement
+    private var builtIndex: AirfieldIndex?
+    /// Airport rows left out of the index because a value did not fit (0 in a file the importer wrote).
+    public private(set) var indexSkippedRows = 0
     private let row: SQLiteDatabase.Statement
     private let byIdent: SQLiteDatabase.Statement
     private let byCode: SQLiteDatabase.Statement
@@ -45,10 +46,6 @@ public final class AirfieldStore {
             let metaQuery = try database.prepare("SELECT key, value FROM meta")
             while try metaQuery.step() { if let key = metaQuery.text(0) { meta[key] = metaQuery.text(1) } }
             self.meta = meta
-            box = try database.prepare("""
-                SELECT id, lat_e6, lon_e6, type, longest_runway_ft, NULL, longest_hard_runway_ft FROM airport_rtree
-                WHERE min_lat <= ?2 AND max_lat >= ?1 AND min_lon <= ?4 AND max_lon >= ?3
-                """)
             row = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.id = ?")
             byIdent = try database.prepare("SELECT \(Self.columns) FROM airport a WHERE a.ident = ? ORDER BY a.id LIMIT 1")
             byCode = try database.prepare("SELECT \(Self.columns) FROM code c JOIN airport a ON a.id = c.airport_id WHERE c.code = ? ORDER BY a.id LIMIT 1")
@@ -68,100 +65,62 @@ public final class AirfieldStore {
     public var airportCount: Int { Int(meta["airports"] ?? "") ?? 0 }
     public var dataDate: String { meta["dataDate"] ?? "unknown" }
 
-    struct Candidate {
-        var id: Int64
-        var latitude: Double
-        var longitude: Double
-        /// Great-circle distance on the mean sphere: cheap, within 0.5 % of the ellipsoid.
-        var sphereMeters: Double
+    /// Positions and filter columns of every airfield, in memory: built on first use (one scan of the airport table),
+    /// not when the file opens, so that start-up (READY=1) does not wait for it.
+    public func index() throws(SQLiteDatabase.Failure) -> AirfieldIndex {
+        if let builtIndex { return builtIndex }
+        let loaded = try Self.loadSites(database)
+        let index = AirfieldIndex(sites: loaded.sites)
+        builtIndex = index
+        indexSkippedRows = loaded.skipped
+        return index
     }
 
-    /// Sphere and ellipsoid distances differ by less than this fraction (0.5 %, with margin).
-    static let sphereTolerance = 0.006
-
     /// The nearest airfields that pass the filter, nearest first, with WGS-84 distance and bearing, the magnetic bearing
-    /// for `declinationDegrees`, and the time en route at `groundSpeedKnots`. The search box grows from 10 nm until it
-    /// surely holds the answer (a dense area costs a few rows, an empty ocean a few more queries), and copes with the
-    /// ±180° meridian and the poles. Candidates are ranked on the sphere; only those that could be among the nearest on
-    /// the ellipsoid get the exact (Vincenty) distance.
+    /// for `declinationDegrees`, and the time en route at `groundSpeedKnots`. The in-memory index finds them (see
+    /// `AirfieldIndex`); the database is read only for the airfields returned.
     public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter, declinationDegrees: Double?,
                         groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
-        let limitMeters = filter.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
-        var radiusNM = min(10.0, filter.radiusNauticalMiles)
-        var found: [Candidate] = []
-        while true {
-            found = try candidates(latitude: latitude, longitude: longitude, radiusNM: radiusNM, filter: filter)
-            found.sort { ($0.sphereMeters, $0.id) < ($1.sphereMeters, $1.id) }
-            // Everything within the box radius (less the sphere/ellipsoid margin) is certainly inside the box.
-            let sure = radiusNM * (0.99 - Self.sphereTolerance) * UnitConversions.metersPerNauticalMile
-            let confirmed = found.prefix { $0.sphereMeters <= sure }.count
-            if confirmed >= filter.maximumCount || radiusNM >= filter.radiusNauticalMiles { break }
-            radiusNM = min(radiusNM * 3, filter.radiusNauticalMiles)
-        }
-        // Exact distances for every candidate that could be in the top N on the ellipsoid.
-        var exact: [(candidate: Candidate, inverse: Ellipsoid.Inverse)] = []
-        if !found.isEmpty {
-            let nth = found[min(filter.maximumCount, found.count) - 1].sphereMeters
-            let cutoff = nth * (1 + 2 * Self.sphereTolerance) + 1
-            for candidate in found where candidate.sphereMeters <= cutoff {
-                let inverse = Ellipsoid.inverse(latitude1: latitude, longitude1: longitude, latitude2: candidate.latitude,
-                                                longitude2: candidate.longitude)
-                if inverse.distanceMeters <= limitMeters { exact.append((candidate, inverse)) }
-            }
-        }
-        exact.sort { ($0.inverse.distanceMeters, $0.candidate.id) < ($1.inverse.distanceMeters, $1.candidate.id) }
         var results: [NearestAirfield] = []
-        for (candidate, inverse) in exact.prefix(filter.maximumCount) {
-            guard let airfield = try airfield(id: candidate.id) else { continue }
-            let nm = inverse.distanceMeters / UnitConversions.metersPerNauticalMile
+        for hit in try index().nearest(latitude: latitude, longitude: longitude, filter: filter) {
+            guard let airfield = try airfield(id: hit.id) else { continue }
+            let nm = hit.inverse.distanceMeters / UnitConversions.metersPerNauticalMile
             var magnetic: Double?
             if let declinationDegrees {
-                var value = inverse.initialBearingDegrees - declinationDegrees
+                var value = hit.inverse.initialBearingDegrees - declinationDegrees
                 if value < 0 { value += 360 } else if value >= 360 { value -= 360 }
                 magnetic = value
             }
             let ete = groundSpeedKnots.flatMap { $0 >= 5 ? nm / $0 * 3600 : nil }
-            results.append(NearestAirfield(airfield: airfield, distanceNauticalMiles: nm, bearingTrueDegrees: inverse.initialBearingDegrees,
+            results.append(NearestAirfield(airfield: airfield, distanceNauticalMiles: nm, bearingTrueDegrees: hit.inverse.initialBearingDegrees,
                                            bearingMagneticDegrees: magnetic, declinationDegrees: declinationDegrees,
                                            estimatedTimeEnRouteSeconds: ete))
         }
         return results
     }
 
-    /// Longitude ranges (one, or two across ±180°) and the latitude range of a box `radiusNM` around a point.
-    static func boxes(latitude: Double, longitude: Double, radiusNM: Double) -> [(Double, Double, Double, Double)] {
-        let deltaLatitude = radiusNM / 60 * 1.02
-        let minimumLatitude = max(-90, latitude - deltaLatitude), maximumLatitude = min(90, latitude + deltaLatitude)
-        let widest = max(abs(minimumLatitude), abs(maximumLatitude))
-        if widest >= 89.5 { return [(minimumLatitude, maximumLatitude, -180, 180)] }
-        let deltaLongitude = deltaLatitude / Double.cos(widest * .pi / 180)
-        if deltaLongitude >= 180 { return [(minimumLatitude, maximumLatitude, -180, 180)] }
-        let west = longitude - deltaLongitude, east = longitude + deltaLongitude
-        if west < -180 { return [(minimumLatitude, maximumLatitude, west + 360, 180), (minimumLatitude, maximumLatitude, -180, east)] }
-        if east > 180 { return [(minimumLatitude, maximumLatitude, west, 180), (minimumLatitude, maximumLatitude, -180, east - 360)] }
-        return [(minimumLatitude, maximumLatitude, west, east)]
-    }
-
-    func candidates(latitude: Double, longitude: Double, radiusNM: Double, filter: AirfieldFilter) throws(SQLiteDatabase.Failure) -> [Candidate] {
-        var result: [Candidate] = []
-        result.reserveCapacity(64)
-        for (south, north, west, east) in Self.boxes(latitude: latitude, longitude: longitude, radiusNM: radiusNM) {
-            box.reset()
-            box.bind(1, south); box.bind(2, north); box.bind(3, west); box.bind(4, east)
-            while try box.step() {
-                guard let id = box.int64(0), let lat = AirfieldStorage.degrees(box.int64(1)), let lon = AirfieldStorage.degrees(box.int64(2)),
-                      let type = AirfieldStorage.type(box.int64(3)),
-                      filter.accepts(type: type, longestRunwayFeet: box.double(4), longestHardRunwayFeet: box.double(6)) else { continue }
-                result.append(Candidate(id: id, latitude: lat, longitude: lon,
-                                        sphereMeters: GreatCircle.distanceMeters(latitude1: latitude, longitude1: longitude,
-                                                                                 latitude2: lat, longitude2: lon)))
-            }
+    /// Reads the positions and filter columns of every airfield for the index (one table scan when the file opens).
+    /// Rows that do not fit (an unknown type code, a value out of range) are left out and counted.
+    static func loadSites(_ database: SQLiteDatabase) throws(SQLiteDatabase.Failure) -> (sites: [AirfieldSite], skipped: Int) {
+        let scan = try database.prepare("SELECT id, lat_e6, lon_e6, type, longest_runway_ft, longest_hard_runway_ft FROM airport")
+        var sites: [AirfieldSite] = []
+        var skipped = 0
+        while try scan.step() {
+            guard let id = scan.int64(0).flatMap({ Int32(exactly: $0) }),
+                  let lat = scan.int64(1).flatMap({ Int32(exactly: $0) }), (-90_000_000...90_000_000).contains(lat),
+                  let lon = scan.int64(2).flatMap({ Int32(exactly: $0) }), (-180_000_000...180_000_000).contains(lon),
+                  let type = AirfieldStorage.type(scan.int64(3)) else { skipped += 1; continue }
+            let longest = scan.int64(4), hard = scan.int64(5)
+            guard longest.map({ Int32(exactly: $0) != nil }) ?? true, hard.map({ Int32(exactly: $0) != nil }) ?? true else { skipped += 1; continue }
+            sites.append(AirfieldSite(id: id, latitudeMicrodegrees: lat, longitudeMicrodegrees: lon, type: type,
+                                      longestRunwayFeet: longest.flatMap { Int32(exactly: $0) },
+                                      longestHardRunwayFeet: hard.flatMap { Int32(exactly: $0) }))
         }
-        return result
+        return (sites, skipped)
     }
 
-    /// Every airfield of the file that passes the filter, by exhaustive scan (the reference the R*Tree query is tested
-    /// and benchmarked against).
+    /// Every airfield of the file that passes the filter, by exhaustive scan of the database (the independent reference
+    /// the index is tested against).
     public func bruteForceNearest(latitude: Double, longitude: Double, filter: AirfieldFilter) throws(SQLiteDatabase.Failure) -> [(id: Int64, distanceMeters: Double)] {
         let scan = try database.prepare("SELECT a.id, a.lat_e6, a.lon_e6, a.type, a.longest_runway_ft, a.longest_surface, a.longest_hard_runway_ft FROM airport a")
         var all: [(id: Int64, distanceMeters: Double)] = []
