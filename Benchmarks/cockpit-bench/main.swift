@@ -17,7 +17,7 @@ let binaries: String = {
     return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
 }()
 
-/// `cockpit-bench nearest` (or replay, baro, rss, gpsd) runs one section; no argument runs them all.
+/// `cockpit-bench nearest` (or replay, baro, rss, gpsd, flightlog) runs one section; no argument runs them all.
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { sections.isEmpty || sections.contains(name) }
 
@@ -267,3 +267,6 @@ if !wanted("gpsd") {
 } else {
     print("live gpsd: /usr/sbin/gpsd not installed (bash Scripts/setup.sh), skipped")
 }
+
+// 5. The flight log: cost per 1 Hz sample on the core's thread and on the writer; bytes written per hour.
+if wanted("flightlog") { try flightLogBenchmark(flight: flight, logger: logger) }

@@ -19,7 +19,7 @@ public struct LiveOptions: Sendable {
         self.settings = settings
     }
 
-    /// Defaults, with a socket, an optional recording and a gpsd (nil: none); the barometer off.
+    /// Defaults, with a socket, an optional recording and a gpsd (nil: none); the barometer and the flight log off.
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
         settings = Settings(mode: .run)
@@ -29,6 +29,7 @@ public struct LiveOptions: Sendable {
         settings[BaroSettings.self].backend = "none"
         settings[TrafficSettings.self].port = nil
         settings[AirfieldSettings.self].path = "none"
+        settings[FlightLogSettings.self].path = nil
     }
 }
 

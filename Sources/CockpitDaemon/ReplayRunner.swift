@@ -125,6 +125,7 @@ public enum ReplayRunner {
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
+        if !runner.outputs.isEmpty { summary["outputs"] = .object(runner.outputsJSON) }   // each output's final counters
         return ReplayResult(summary: summary, skippedLines: source.skippedLines,
                             lastSkipReason: source.lastSkipReason, recording: runner.recorder?.status)
     }

@@ -73,7 +73,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl 0.1.0",
-        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, History.self, Flights.self, Export.self, Version.self])
 
     /// `--json` and `--socket` are global: accept them before the subcommand too by moving them after it.
     static func normalisedArguments(_ arguments: [String]) -> [String] {

@@ -9,6 +9,7 @@ public enum Capabilities {
         HypoxiaSettings.self,
         AirfieldSettings.self,
         FlightSettings.self,
+        FlightLogSettings.self,
         TrafficSettings.self,
         RecordingSettings.self,
         LoggingSettings.self,
