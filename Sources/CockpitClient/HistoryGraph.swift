@@ -106,7 +106,7 @@ public enum HistoryGraph {
         lines.append(String(repeating: " ", count: labelWidth + 1) + start
                      + String(repeating: " ", count: max(1, columns - start.count - end.count)) + end)
         lines.append("\(glyphs.gps) GPS  \(glyphs.cabin) cabin  \(glyphs.both) both  \(glyphs.line) 10,000 ft  T takeoff  L landing"
-                     + (lineRow == nil ? "  (10,000 ft: off scale)" : ""))
+                     + (lineRow == nil ? " (10,000 ft off graph)" : ""))
         return lines.joined(separator: "\n")
     }
 

@@ -100,14 +100,14 @@ struct FlightLogCrashTests {
         #expect(sqlite(log, "SELECT count(*) FROM flights WHERE end_reason IS NULL") == "0")
     }
 
-    /// A 192 KiB tmpfs fills during a replay: logging stops with the status flag, the replay (the "flight") goes on
+    /// A 1 MiB tmpfs fills during a replay: logging stops with the status flag, the replay (the "flight") goes on
     /// to its landing, and what was committed is intact.
     @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
     func aFullDiskStopsLoggingCleanlyAndTheDaemonKeepsFlying() throws {
         let directory = temporaryPath("-full")
         mkdir(directory, 0o700)
         defer { rmdir(directory) }
-        let mount = runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=192k", "tmpfs", directory])
+        let mount = runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", directory])
         guard mount.status == 0 else {
             Issue.record("cannot mount a tmpfs here: \(mount.stderr)")
             return

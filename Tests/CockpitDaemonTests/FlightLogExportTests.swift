@@ -11,7 +11,7 @@ struct IGCText {
     struct Fix { var secondsOfDay: Int; var latitude: Double; var longitude: Double; var valid: Bool; var pressureMeters: Int; var gnssMeters: Int }
 
     static func fixes(_ text: String) -> [Fix] {
-        text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { line -> Fix? in
+        text.split(whereSeparator: \.isNewline).compactMap { line -> Fix? in
             let c = Array(line.utf8)
             guard c.count >= 35, c[0] == UInt8(ascii: "B") else { return nil }
             func int(_ from: Int, _ count: Int) -> Int? { Int(String(decoding: c[from..<(from + count)], as: UTF8.self)) }

@@ -8,7 +8,6 @@ enum FlightLogSchema {
     static let version = 1
 
     static let create = """
-        PRAGMA auto_vacuum = INCREMENTAL;
         CREATE TABLE IF NOT EXISTS samples (
             utc REAL NOT NULL, fix_utc REAL, latitude_deg REAL, longitude_deg REAL,
             gps_msl_ft REAL, gps_hae_ft REAL, cabin_pressure_pa REAL, cabin_altitude_ft REAL,

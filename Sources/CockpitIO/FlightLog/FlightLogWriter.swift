@@ -50,9 +50,16 @@ public final class FlightLogWriter {
         self.limitBytes = limitBytes
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try database.execute("PRAGMA busy_timeout = 2000")
+        // A new file only (both are fixed once the first table exists): 1 KiB pages, because each 1 Hz commit
+        // rewrites about four pages (sample, index, rollup, flight) into the WAL — with 4 KiB pages that is four
+        // times the bytes on the SD card for the same rows; free pages go back to the file system after pruning.
+        try database.execute("PRAGMA page_size = 1024")
+        try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
         try database.execute("PRAGMA journal_mode = WAL")
+        // Checkpoint every 256 pages (256 KiB) rather than SQLite's 1000: the WAL stays small on a small card.
+        try database.execute("PRAGMA wal_autocheckpoint = 256")
         try database.execute("PRAGMA synchronous = \(synchronous.rawValue)")
-        try database.execute("PRAGMA journal_size_limit = 4194304")
+        try database.execute("PRAGMA journal_size_limit = 1048576")
         try database.execute(FlightLogSchema.create)
         insertSample = try database.prepare(FlightLogSchema.insertSample)
         upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
