@@ -251,8 +251,8 @@ if !wanted("gpsd") {
     for _ in 0..<200 {
         let start = MonotonicClock.now()
         if let client = try? ControlClient(path: liveSocket) {
-            _ = try? client.request(object: ["request": .string("nearest"), "n": .integer(10),
-                                             "at": .object(["latitudeDegrees": .number(47.46), "longitudeDegrees": .number(8.55)])])
+            _ = try? client.request("nearest", arguments: ["n": .integer(10),
+                                    "at": .object(["latitudeDegrees": .number(47.46), "longitudeDegrees": .number(8.55)])])
         }
         viaSocket.append(MonotonicClock.now().seconds(since: start))
     }

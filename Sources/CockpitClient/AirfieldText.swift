@@ -22,7 +22,7 @@ public enum AirfieldText {
 
     /// A name cut to `width` characters (with an ellipsis), so columns stay aligned.
     static func clipped(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text.padding(to: width) : String(text.prefix(width - 1)) + "… "
+        text.count < width ? text.padding(to: width) : String(text.prefix(width - 2)) + "… "
     }
 
     /// The panel's NEAREST line: ident and name, distance, bearing, time en route, runway, first frequency.

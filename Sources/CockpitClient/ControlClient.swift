@@ -1,11 +1,14 @@
 import Glibc
 public import CockpitCore
+import CockpitProtocol
 
 /// A small blocking client for the control socket (cockpitctl and the tests use it).
 public final class ControlClient {
     public enum Failure: Error, CustomStringConvertible, Equatable {
         case cannotConnect(path: String, errno: Int32)
         case io(String)
+        /// No answer within the receive timeout (a watcher keeps waiting; a request gives up).
+        case timedOut
         case badResponse(String)
         case closed
         public var description: String {
@@ -13,6 +16,7 @@ public final class ControlClient {
             case .cannotConnect(let path, let errno):
                 "cannot reach cockpitd at \(path): \(String(cString: strerror(errno)))"
             case .io(let what): "control socket error: \(what)"
+            case .timedOut: "timed out waiting for an answer from cockpitd"
             case .badResponse(let what): "unexpected answer from cockpitd: \(what)"
             case .closed: "cockpitd closed the connection"
             }
@@ -83,7 +87,8 @@ public final class ControlClient {
             let count = chunk.withUnsafeMutableBufferPointer { recv(fd, $0.baseAddress!, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(errno == EAGAIN ? "timed out waiting for an answer" : String(cString: strerror(errno)))
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
+                throw .io(String(cString: strerror(errno)))
             }
             if count == 0 { return nil }
             buffer.append(contentsOf: chunk[0..<count])
@@ -96,19 +101,10 @@ public final class ControlClient {
         do { return try JSONParser.parse(line) } catch { throw .badResponse(error.description) }
     }
 
-    /// Sends a request object (`v` is added) and returns the parsed answer.
-    public func request(object: JSONObject) throws(Failure) -> JSONValue {
-        var full: JSONObject = ["v": .integer(1)]
-        for member in object.members { full[member.key] = member.value }
-        try send(raw: Array((JSONWriter.string(.object(full)) + "\n").utf8))
-        return try readResponse()
-    }
-
-    /// Sends `{"v":1,"request":NAME}` and returns the parsed answer.
-    public func request(_ name: String, id: Int64? = nil) throws(Failure) -> JSONValue {
-        var object: JSONObject = ["v": .integer(1), "request": .string(name)]
-        if let id { object["id"] = .integer(id) }
-        try send(raw: Array((JSONWriter.string(.object(object)) + "\n").utf8))
+    /// Sends a request (`{"v":1,"request":NAME,…arguments}`) and returns the parsed answer.
+    public func request(_ name: String, arguments: JSONObject = [:], id: Int64? = nil) throws(Failure) -> JSONValue {
+        let line = ControlProtocol.requestLine(name, arguments: arguments, id: id.map { .integer($0) })
+        try send(raw: Array(line.utf8))
         return try readResponse()
     }
 }

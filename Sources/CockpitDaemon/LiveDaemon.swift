@@ -47,11 +47,13 @@ public final class LiveDaemon: Sendable {
         let settings = options.settings
         var core = settings.coreConfiguration
         core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
+        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath)
+        core.airfieldsUnavailableReason = airfields.openError
         let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
         let flight = settings[FlightSettings.self], traffic = settings[TrafficSettings.self]
         let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
-        runner.airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath)
+        runner.airfields = airfields
         runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
         do {
             runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))

@@ -79,6 +79,8 @@ public enum ReplayRunner {
         configuration.traffic.identifierSeed = options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }
+        let airfieldService = settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) }
+        configuration.airfieldsUnavailableReason = airfieldService?.openError
         let runner = CoreRunner(configuration: configuration,
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
         let traffic = settings[TrafficSettings.self], flight = settings[FlightSettings.self]
@@ -93,9 +95,9 @@ public enum ReplayRunner {
         if flight.terrainDirectory != nil || flight.geoidPath != nil {
             runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
         }
-        if let path = settings[AirfieldSettings.self].resolvedPath {
-            runner.airfields = AirfieldService(path: path)
-            if let error = runner.airfields?.openError { logger.warning("\(error)") }
+        if let airfieldService {
+            runner.airfields = airfieldService
+            if let error = airfieldService.openError { logger.warning("\(error)") }
         }
         if traffic.port != nil && !paced {
             logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
@@ -125,7 +127,7 @@ public enum ReplayRunner {
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
-        if !runner.outputs.isEmpty { summary["outputs"] = .object(runner.outputsJSON) }   // each output's final counters
+        summary["outputs"] = .object(runner.outputsJSON)
         return ReplayResult(summary: summary, skippedLines: source.skippedLines,
                             lastSkipReason: source.lastSkipReason, recording: runner.recorder?.status)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CockpitClient
 import CockpitCore
+import CockpitProtocol
 import Glibc
 
 /// Exit codes (docs/control-protocol.md): 0 ok, 2 usage, 3 cannot reach the daemon, 4 the daemon answered with an error.
@@ -43,20 +44,25 @@ func printError(_ text: String) {
     _ = line.withUnsafeMutableBufferPointer { write(2, $0.baseAddress!, $0.count) }
 }
 
-/// Prints a daemon error answer and exits 4; returns the answer otherwise.
-func checked(_ response: JSONValue) throws -> JSONValue {
+/// Prints a daemon error answer (as JSON on stdout too with --json, so scripts see it) and exits 4; returns the
+/// answer otherwise.
+func checked(_ response: JSONValue, json: Bool) throws -> JSONValue {
     if response["ok"]?.boolValue != true {
         let code = response["error"]?["code"]?.stringValue ?? "error"
         let message = response["error"]?["message"]?.stringValue ?? JSONWriter.string(response)
+        if json { print(JSONWriter.string(response)) }
         printError("cockpitctl: cockpitd refused: \(message) [\(code)]")
         throw ExitCode(ExitStatus.daemonError)
     }
     return response
 }
 
-func request(_ client: ControlClient, _ name: String) throws -> JSONValue {
+/// Sends one request and returns the answer; exits 3 when the daemon cannot be reached or does not answer, 4 when
+/// it answers with an error.
+func cockpitctlRequest(_ global: GlobalOptions, _ name: String, arguments: JSONObject = [:]) throws -> JSONValue {
+    let client = try global.connect()
     do {
-        return try checked(try client.request(name))
+        return try checked(try client.request(name, arguments: arguments), json: global.json)
     } catch let failure as ControlClient.Failure {
         printError("cockpitctl: \(failure)")
         throw ExitCode(ExitStatus.unreachable)
@@ -72,32 +78,12 @@ struct Cockpitctl: ParsableCommand {
             Exit codes: 0 ok, 2 usage error, 3 cannot reach the daemon, 4 the daemon answered with an error.
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
-        version: "cockpitctl 0.1.0",
+        version: "cockpitctl \(CockpitVersion.version)",
         subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, History.self, Flights.self, Export.self, Version.self])
-
-    /// `--json` and `--socket` are global: accept them before the subcommand too by moving them after it.
-    static func normalisedArguments(_ arguments: [String]) -> [String] {
-        let subcommands = Set(configuration.subcommands.map { $0._commandName })
-        guard let index = arguments.firstIndex(where: { subcommands.contains($0) }) else { return arguments }
-        var globals: [String] = []
-        var rest: [String] = []
-        var cursor = 0
-        while cursor < index {
-            let argument = arguments[cursor]
-            if argument == "--socket", cursor + 1 < index {
-                globals += [argument, arguments[cursor + 1]]
-                cursor += 2
-                continue
-            }
-            if argument == "--json" || argument.hasPrefix("--socket=") { globals.append(argument) } else { rest.append(argument) }
-            cursor += 1
-        }
-        return rest + [arguments[index]] + globals + arguments[(index + 1)...]
-    }
 
     static func main() {
         do {
-            var command = try parseAsRoot(normalisedArguments(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(CommandLineNormaliser.normalised(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -109,6 +95,7 @@ struct Cockpitctl: ParsableCommand {
             exit(withError: error)
         }
     }
+
 }
 
 struct Status: ParsableCommand {
@@ -116,8 +103,7 @@ struct Status: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let client = try global.connect()
-        let response = try request(client, "status")
+        let response = try cockpitctlRequest(global, RequestName.status)
         guard let status = response["status"] else { throw ExitCode(ExitStatus.daemonError) }
         print(global.json ? JSONWriter.string(status) : StatusPanel.render(status))
     }
@@ -133,13 +119,18 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         let client = try global.connect()
-        _ = try request(client, "watch")
+        do {
+            _ = try checked(try client.request(RequestName.watch), json: global.json)
+        } catch let failure as ControlClient.Failure {
+            printError("cockpitctl: \(failure)")
+            throw ExitCode(ExitStatus.unreachable)
+        }
         let terminal = isatty(1) == 1
         var received = 0
         while true {
             let line: String?
             do { line = try client.readLine() } catch {
-                if case .io(let reason) = error, reason.contains("timed out") { continue }
+                if error == .timedOut { continue }   // no frame within the receive timeout: keep watching
                 printError("cockpitctl: \(error)")
                 throw ExitCode(ExitStatus.unreachable)
             }
@@ -151,7 +142,10 @@ struct Watch: ParsableCommand {
             if global.json {
                 print(JSONWriter.string(status))
             } else if terminal {
-                print("\u{1B}[H\u{1B}[2J" + StatusPanel.render(status))
+                // Home the cursor and clear each line's end instead of the whole screen: no flicker.
+                let panel = StatusPanel.render(status).split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0 + "\u{1B}[K" }.joined(separator: "\n")
+                print("\u{1B}[H" + panel + "\u{1B}[J")
             } else {
                 print(StatusPanel.render(status) + "\n")
             }
@@ -167,13 +161,12 @@ struct Version: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let client = try global.connect()
-        let response = try request(client, "version")
+        let response = try cockpitctlRequest(global, RequestName.version)
         let version = response["version"] ?? .null
         if global.json {
             print(JSONWriter.string(version))
         } else {
-            print("cockpitctl 0.1.0")
+            print("cockpitctl \(CockpitVersion.version)")
             print("daemon: \(version["software"]?.stringValue ?? "?"), control protocol \(version["protocolVersion"].map(StatusPanelText.text) ?? "?")")
         }
     }
@@ -194,8 +187,7 @@ struct Hypoxia: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let client = try global.connect()
-            let response = try request(client, "status")
+            let response = try cockpitctlRequest(global, RequestName.status)
             let section = response["status"]?["hypoxia"] ?? .null
             print(global.json ? JSONWriter.string(section) : HypoxiaText.render(section))
         }
@@ -208,81 +200,10 @@ struct Hypoxia: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let client = try global.connect()
-            let response = try request(client, "hypoxia.ack")
+            let response = try cockpitctlRequest(global, RequestName.hypoxiaAck)
             let result = response["result"] ?? .null
             print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "acknowledged"))
         }
-    }
-}
-
-func objectRequest(_ client: ControlClient, _ object: JSONObject) throws -> JSONValue {
-    do {
-        return try checked(try client.request(object: object))
-    } catch let failure as ControlClient.Failure {
-        printError("cockpitctl: \(failure)")
-        throw ExitCode(ExitStatus.unreachable)
-    }
-}
-
-struct Nearest: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Nearest airfields from the aircraft's position, or from --at for planning (works without a GPS fix).")
-    @OptionGroup var global: GlobalOptions
-
-    @Option(name: .short, help: "How many (1–50).")
-    var n: Int = 10
-    @Option(name: .long, help: "Minimum runway length in feet.")
-    var minRunway: Double?
-    @Flag(name: .long, help: "Hard-surface runways only.")
-    var hard = false
-    @Option(name: .long, help: "Search radius in nautical miles.")
-    var radius: Double?
-    @Option(name: .long, help: "Search from this position instead of the aircraft: LAT,LON in degrees (e.g. 47.46,8.55).")
-    var at: String?
-
-    func validate() throws {
-        guard (1...50).contains(n) else { throw ValidationError("-n must be 1…50") }
-        if let at, Self.position(at) == nil { throw ValidationError("--at must be LAT,LON in degrees, e.g. 47.46,8.55") }
-    }
-
-    static func position(_ text: String) -> (Double, Double)? {
-        let parts = text.split(separator: ",")
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 else { return nil }
-        return (lat, lon)
-    }
-
-    func run() throws {
-        let client = try global.connect()
-        var request: JSONObject = ["request": .string("nearest"), "n": .integer(Int64(n))]
-        if let minRunway { request["minRunwayFeet"] = .number(minRunway) }
-        if hard { request["hardSurface"] = .bool(true) }
-        if let radius { request["radiusNauticalMiles"] = .number(radius) }
-        if let at, let (lat, lon) = Self.position(at) {
-            request["at"] = .object(["latitudeDegrees": .number(lat), "longitudeDegrees": .number(lon)])
-        }
-        let answer = try objectRequest(client, request)["nearest"] ?? .null
-        print(global.json ? JSONWriter.string(answer) : AirfieldText.nearest(answer))
-    }
-}
-
-struct AirfieldInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "airfield",
-        abstract: "One airfield: runways with headings and dimensions, frequencies, elevation; with --metar, wind components.")
-    @OptionGroup var global: GlobalOptions
-
-    @Argument(help: "Identifier (ICAO, IATA, FAA or OurAirports ident).")
-    var ident: String
-    @Option(name: .long, help: "METAR, SPECI or TAF text (quoted); METAR is preferred when several are given.")
-    var metar: String?
-
-    func run() throws {
-        let client = try global.connect()
-        var request: JSONObject = ["request": .string("airfield"), "ident": .string(ident)]
-        if let metar { request["metar"] = .string(metar) }
-        let answer = try objectRequest(client, request)["airfield"] ?? .null
-        print(global.json ? JSONWriter.string(answer) : AirfieldText.airfield(answer))
     }
 }
 
@@ -291,8 +212,7 @@ struct Traffic: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let client = try global.connect()
-        let section = try request(client, "status")["status"]?["traffic"] ?? .null
+        let section = try cockpitctlRequest(global, RequestName.status)["status"]?["traffic"] ?? .null
         if global.json {
             print(JSONWriter.string(section))
             return

@@ -23,12 +23,9 @@ struct History: ParsableCommand {
     }
 
     func run() throws {
-        let client = try global.connect()
         let request = HistoryRequest(lastSeconds: HistoryRequest.seconds(parsing: last) ?? 600,
                                      per: HistoryRequest.Resolution(rawValue: per) ?? .second)
-        var object: JSONObject = ["request": .string(RequestName.history)]
-        for (key, value) in request.arguments.members { object[key] = value }
-        let history = try objectRequest(client, object)["history"] ?? .null
+        let history = try cockpitctlRequest(global, RequestName.history, arguments: request.arguments)["history"] ?? .null
         print(global.json ? JSONWriter.string(history) : HistoryGraph.render(history, unicode: !ascii && Self.localeIsUTF8))
     }
 
@@ -48,8 +45,7 @@ struct Flights: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let client = try global.connect()
-        let flights = try objectRequest(client, ["request": .string(RequestName.flights)])["flights"] ?? .null
+        let flights = try cockpitctlRequest(global, RequestName.flights)["flights"] ?? .null
         print(global.json ? JSONWriter.string(flights) : FlightsText.render(flights))
     }
 }
@@ -71,12 +67,8 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let client = try global.connect()
-        var object: JSONObject = ["request": .string(RequestName.export)]
-        for (key, value) in ExportRequest(flight: flight, format: FlightExport.Format(rawValue: format) ?? .igc).arguments.members {
-            object[key] = value
-        }
-        let text = try objectRequest(client, object)["export"]?["text"]?.stringValue ?? ""
+        let request = ExportRequest(flight: flight, format: FlightExport.Format(rawValue: format) ?? .igc)
+        let text = try cockpitctlRequest(global, RequestName.export, arguments: request.arguments)["export"]?["text"]?.stringValue ?? ""
         try writeExport(text, to: o)
     }
 }

@@ -17,7 +17,7 @@ struct Cockpitd: ParsableCommand {
             (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
             """,
         version: CockpitVersion.full,
-        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, FlightLog.self],
+        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, SettingsTable.self, FlightLog.self],
         defaultSubcommand: Run.self)
 }
 
@@ -92,4 +92,11 @@ struct Run: ParsableCommand {
 extension Run {
     nonisolated(unsafe) static var keepAlive: (any DispatchSourceSignal)?
 
+}
+
+/// Prints the settings table of docs/configuration.md from the declaration (the docs are checked against it).
+struct SettingsTable: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "settings-table", abstract: "Print the settings table (Markdown).",
+                                                    shouldDisplay: false)
+    func run() throws { print(SettingsSchema.markdownTable()) }
 }

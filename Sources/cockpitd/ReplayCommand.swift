@@ -88,6 +88,17 @@ enum SummaryText {
         }.joined()
     }
 
+    /// Each output's counters: `traffic: 812 datagrams sent, 0 failed, 0 dropped`.
+    static func outputLines(_ summary: JSONObject) -> String {
+        guard let outputs = summary["outputs"], case .object(let object) = outputs, !object.members.isEmpty else { return "none" }
+        return object.members.map { name, status in
+            var line = "\n                    \(name): \(status["sent"]?.int64Value ?? 0) \(status["unit"]?.stringValue ?? "") sent, "
+            line += "\(status["failed"]?.int64Value ?? 0) failed, \(status["dropped"]?.int64Value ?? 0) dropped"
+            if let error = status["lastError"]?.stringValue { line += " (last error: \(error))" }
+            return line
+        }.joined()
+    }
+
     static func render(_ summary: JSONObject) -> String {
         func value(_ key: String) -> String {
             guard let v = summary[key] else { return "—" }
@@ -112,6 +123,7 @@ enum SummaryText {
               above 10,000 ft   \(value("timeAbove10000FeetSeconds")) s cabin altitude (from \(value("firstAbove10000FeetUTC")))
               hypoxia alerts    \(alertLines(summary))
               datagrams sent    \(value("datagramsSent"))
+              outputs           \(outputLines(summary))
               skipped lines     \(value("skippedLines"))
             """
     }

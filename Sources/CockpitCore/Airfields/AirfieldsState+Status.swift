@@ -2,8 +2,8 @@
 extension StatusSnapshot {
     var airfieldsJSON: JSONObject {
         guard let update = airfields.last else {
-            return ["available": .bool(false), "nearest": .array([]), "best": .null,
-                    "reason": .string(currentFix == nil ? "no GPS position" : "looking up")]
+            let reason = configuration.airfieldsUnavailableReason ?? (currentFix == nil ? "no GPS position" : "looking up")
+            return ["available": .bool(false), "nearest": .array([]), "best": .null, "reason": .string(reason)]
         }
         guard update.databaseAvailable else {
             return ["available": .bool(false), "nearest": .array([]), "best": .null,

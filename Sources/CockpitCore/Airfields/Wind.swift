@@ -15,6 +15,8 @@ public struct Wind: Sendable, Equatable {
     public var variableToDegrees: Double?
     /// The group as reported.
     public var group: String
+    /// The station the report names (`LSZH` in `METAR LSZH 221150Z …`), when it names one.
+    public var station: String?
 
     public var isCalm: Bool { speedKnots == 0 && (gustKnots ?? 0) == 0 }
     public var isVariable: Bool { directionTrueDegrees == nil }
@@ -45,8 +47,17 @@ public enum WindParser {
         case "TAF": source = .taf
         default: break
         }
+        // The station: the four-letter token just before the DDHHMMZ time group.
+        var station: String?
+        for index in tokens.indices.dropFirst() where tokens[index].count == 7 && tokens[index].hasSuffix("Z")
+            && tokens[index].dropLast().allSatisfy(\.isNumber) {
+            let candidate = tokens[index - 1].uppercased()
+            if candidate.count == 4, candidate.allSatisfy({ $0.isLetter || $0.isNumber }) { station = candidate }
+            break
+        }
         for (index, token) in tokens.enumerated() {
             guard var wind = parseGroup(token.uppercased(), source: source) else { continue }
+            wind.station = station
             if index + 1 < tokens.count, let sector = parseSector(tokens[index + 1]) {
                 wind.variableFromDegrees = sector.0
                 wind.variableToDegrees = sector.1
@@ -82,6 +93,12 @@ public enum WindParser {
         }
         guard (2...3).contains(rest.count), let speed = Int(rest) else { return nil }
         if direction == 0 && speed == 0 { direction = nil }   // 00000KT: calm, no direction
+        // Limits (PlausibleRange.windKnots): a surface wind or gust beyond 250 kt is a typo or a corrupt report; a
+        // gust is by definition above the mean wind (WMO No. 306 FM 15: reported when it exceeds the mean by 10 kt).
+        guard PlausibleRange.windKnots.contains(Double(speed) * factor) else { return nil }
+        if let gust {
+            guard PlausibleRange.windKnots.contains(gust), gust > Double(speed) * factor else { return nil }
+        }
         return Wind(source: source, directionTrueDegrees: direction, speedKnots: Double(speed) * factor, gustKnots: gust,
                     variableFromDegrees: nil, variableToDegrees: nil, group: token)
     }
@@ -143,7 +160,8 @@ public enum WindComponents {
             if let from = wind.variableFromDegrees, let to = wind.variableToDegrees {
                 var span = to - from
                 if span < 0 { span += 360 }
-                directions = stride(from: 0.0, through: span, by: 1).map { normalised(from + $0) }
+                // The reported mean direction may lie outside the sector; it is a direction the wind blows from too.
+                directions = stride(from: 0.0, through: span, by: 1).map { normalised(from + $0) } + [normalised(to), direction]
             }
             worst = directions.map { abs(split(peak, from: $0).cross) }.max() ?? 0
             let steady = split(wind.speedKnots, from: direction)

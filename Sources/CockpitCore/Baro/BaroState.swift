@@ -51,9 +51,14 @@ public struct BaroState: Sendable, Equatable {
 
     mutating func apply(_ sample: BaroSample, at now: MonotonicInstant, effects: inout [Effect],
                         staleAfterSeconds: Double) {
-        guard sample.pressurePascals.isFinite, sample.pressurePascals > 0 else {
+        guard PlausibleRange.cabinPressurePascals.contains(sample.pressurePascals) else {
             errors += 1
-            lastFault = "non-physical pressure \(sample.pressurePascals) Pa"
+            lastFault = "implausible pressure \(sample.pressurePascals / 100) hPa (the BMP280 measures 300–1100 hPa): refused"
+            return
+        }
+        if let celsius = sample.temperatureCelsius, !PlausibleRange.cabinTemperatureCelsius.contains(celsius) {
+            errors += 1
+            lastFault = "implausible sensor temperature \(celsius) °C (the BMP280 works at −40…85 °C): refused"
             return
         }
         if validity(at: now, staleAfterSeconds: staleAfterSeconds) != .valid {

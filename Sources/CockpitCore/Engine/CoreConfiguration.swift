@@ -12,6 +12,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var traffic = TrafficConfiguration()
     /// Which inputs this run has at all (the status says "not available" rather than "no data" for the others).
     public var sources = InputSources()
+    /// Why there will be no airfields at all (the database is missing or damaged), known at start.
+    public var airfieldsUnavailableReason: String?
 
     public struct InputSources: Sendable, Equatable {
         public var gps = true

@@ -3,10 +3,13 @@
 /// recording replays with exactly the ticks the live run had.
 public struct TickScheduler: Sendable, Equatable {
     public let intervalNanoseconds: Int64
+    /// Ticks emitted at most to catch up after a jump in the input's clock: one minute's worth.
+    static let maximumCatchUpNanoseconds: Int64 = 60_000_000_000
     public private(set) var nextTick: MonotonicInstant?
 
     public init(intervalSeconds: Double) {
-        intervalNanoseconds = max(1_000_000, Int64((intervalSeconds * 1e9).rounded()))
+        let seconds = intervalSeconds.isFinite ? min(max(intervalSeconds, 0.001), 3_600) : 1
+        intervalNanoseconds = Int64((seconds * 1e9).rounded())
     }
 
     /// Anchors the grid at the first instant seen. Returns the next tick that is due at or before `now`,
@@ -17,6 +20,16 @@ public struct TickScheduler: Sendable, Equatable {
             return nil
         }
         guard next <= now else { return nil }
+        // A jump in the input's clock (a recording with a gap of days, a corrupt timestamp) must not cost a tick per
+        // second of the gap: beyond a minute behind, the grid moves up to a minute before `now` (same phase); the
+        // timers see one long interval, as they would after a suspend.
+        let behind = now.nanoseconds &- next.nanoseconds
+        if behind > Self.maximumCatchUpNanoseconds, intervalNanoseconds > 0 {
+            let skipped = (behind - Self.maximumCatchUpNanoseconds) / intervalNanoseconds
+            let moved = MonotonicInstant(nanoseconds: next.nanoseconds &+ skipped &* intervalNanoseconds)
+            nextTick = MonotonicInstant(nanoseconds: moved.nanoseconds &+ intervalNanoseconds)
+            return moved
+        }
         nextTick = MonotonicInstant(nanoseconds: next.nanoseconds &+ intervalNanoseconds)
         return next
     }

@@ -51,6 +51,8 @@ public struct GPSState: Sendable, Equatable {
     mutating func apply(_ report: GPSReport, at now: MonotonicInstant, effects: inout [Effect],
                         staleAfterSeconds: Double) {
         reports += 1
+        var report = report
+        if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
         case .fix(let fix):
             let wasValid = validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid

@@ -49,8 +49,10 @@ public struct ReplaySummary: Sendable {
         case .tick:
             ticks += 1
             return
-        case .gps(let report):
+        case .gps(var report):
             gpsReports += 1
+            // The same refusal as the core's (PlausibleRange): an implausible fix is malformed here too.
+            if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
             switch report {
             case .fix(let fix) where fix.hasValidPosition:
                 gpsFixes += 1

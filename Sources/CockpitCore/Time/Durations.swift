@@ -2,7 +2,7 @@
 public enum Durations {
     /// `5 h 07 min 12 s`, `3 min 04 s`, `12 s`.
     public static func hoursMinutesSeconds(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "—" }
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "—" }
         let total = Int(seconds.rounded())
         let sign = total < 0 ? "-" : ""
         let magnitude = abs(total)

@@ -18,8 +18,10 @@ public struct UTCInstant: Comparable, Hashable, Sendable, CustomStringConvertibl
 
     /// The civil date and time of day (UTC) of this instant.
     public var civil: CivilDateTime {
-        let whole = secondsSinceEpoch.rounded(.down)
-        let fraction = secondsSinceEpoch - whole
+        // Any Double must format without trapping (±1e15 s is ±31 million years; NaN reads as the epoch).
+        let bounded = secondsSinceEpoch.isNaN ? 0 : min(max(secondsSinceEpoch, -1e15), 1e15)
+        let whole = bounded.rounded(.down)
+        let fraction = bounded - whole
         let totalSeconds = Int64(whole)
         var days = totalSeconds / 86_400
         var secondOfDay = totalSeconds % 86_400

@@ -115,6 +115,8 @@ public struct TrafficState: Sendable, Equatable {
     mutating func receive(_ report: TrafficPacket.Report, at now: MonotonicInstant, ourUTC: UTCInstant?, viaRelay: Bool,
                           configuration: TrafficConfiguration) {
         guard !ownIdentifiers.contains(report.identifier) else { rejectedDatagram(TrafficPacket.Rejection.own.rawValue); return }
+        // Someone's ground query (a relay's business) is no aircraft in the air: counted, never a target.
+        guard report.type == .report else { rejectedDatagram("ground-query"); return }
         if let ourUTC, abs(report.utc.seconds(since: ourUTC)) > configuration.freshnessSeconds {
             rejectedDatagram(TrafficPacket.Rejection.stale.rawValue)
             return

@@ -114,6 +114,12 @@ enum AirfieldQueries {
                     object["wind"] = .object(["error": .string("no wind group found in the report")])
                     return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
                 }
+                // A report for another station must not be applied to this airfield's runways.
+                if let station = wind.station, !airfield.answersTo(station) {
+                    object["wind"] = .object(["error": .string("the report is for \(station), not \(airfield.ident): not applied"),
+                                              "station": .string(station)])
+                    return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
+                }
                 let components = WindComponents.components(wind: wind, runways: airfield.runways, declinationDegrees: declination)
                 let recommended = WindComponents.recommended(components)
                 object["wind"] = .object([
@@ -151,5 +157,15 @@ enum AirfieldQueries {
         var value = degrees.truncatingRemainder(dividingBy: 360)
         if value < 0 { value += 360 }
         return value
+    }
+}
+
+extension Airfield {
+    /// Whether a weather report from `station` can be this airfield's: its ident, when the ident is an ICAO-style
+    /// four-character code; an airfield without one (`US-1234`) cannot be checked and takes any report.
+    func answersTo(_ station: String) -> Bool {
+        let code = ident.uppercased()
+        let icaoLike = code.count == 4 && code.allSatisfy { $0.isLetter || $0.isNumber }
+        return !icaoLike || code == station.uppercased()
     }
 }

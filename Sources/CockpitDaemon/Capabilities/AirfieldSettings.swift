@@ -21,8 +21,8 @@ public struct AirfieldSettings: SettingsGroup {
     }
 
     public static let options: [SettingOption<AirfieldSettings>] = [
-        .init("airfields", .value(name: "FILE"),
-              help: "Airfield database (built by `cockpitd airfields import`; 'none' for none). run: the first of \(searchPath.joined(separator: ", ")) that exists; replay: none unless given.",
+        .init("airfields", .value(name: "FILE"), documentedDefault: "run: the first of \(searchPath.joined(separator: ", ")) that exists; replay: none",
+              help: "Airfield database (built by `cockpitd airfields import`; 'none' for none).",
               set: { $0.path = try SettingValue.nonEmpty($1) }, show: { $0.resolvedPath ?? "none" }),
         .init("min-runway-feet", .value(name: "FT"), help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet.",
               set: { $0.aircraft.minimumRunwayFeet = try SettingValue.number($1, 0...20_000) },

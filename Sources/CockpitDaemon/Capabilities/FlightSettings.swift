@@ -22,10 +22,10 @@ public struct FlightSettings: SettingsGroup {
                   settings.profileGiven = true
               }, show: { $0.profile.rawValue }),
         .init("terrain", .value(name: "DIR"), help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).",
-              set: { $0.terrainDirectory = try SettingValue.nonEmpty($1) }, show: { $0.terrainDirectory ?? "none" }),
+              set: { $0.terrainDirectory = try SettingValue.optionalPath($1) }, show: { $0.terrainDirectory ?? "none" }),
         .init("geoid", .value(name: "FILE.gtx"),
               help: "EGM96 geoid grid (GTX, e.g. /usr/share/proj/egm96_15.gtx) for receivers that report only ellipsoid height.",
-              set: { $0.geoidPath = try SettingValue.nonEmpty($1) }, show: { $0.geoidPath ?? "none" }),
+              set: { $0.geoidPath = try SettingValue.optionalPath($1) }, show: { $0.geoidPath ?? "none" }),
     ]
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {

@@ -9,8 +9,8 @@ public struct RecordingSettings: SettingsGroup {
     public var limitBytes: Int64 { Int64(limitMebibytes) << 20 }
 
     public static let options: [SettingOption<RecordingSettings>] = [
-        .init("record", .value(name: "FILE"), help: "Record every raw input to this file (JSON lines, docs/recording-format.md).",
-              set: { $0.path = try SettingValue.nonEmpty($1) }, show: { $0.path ?? "off" }),
+        .init("record", .value(name: "FILE"), help: "Record every raw input to this file (JSON lines, docs/recording-format.md); none: do not record.",
+              set: { $0.path = try SettingValue.optionalPath($1) }, show: { $0.path ?? "none" }),
         .init("record-limit-mib", .value(name: "N"), help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.",
               set: { $0.limitMebibytes = try SettingValue.integer($1, 1...1_048_576) }, show: { String($0.limitMebibytes) }),
     ]

@@ -20,6 +20,7 @@ public struct TrafficSettings: SettingsGroup {
         .init("traffic-to", .list(name: "HOST:PORT"),
               help: "Send own traffic reports while airborne to HOST:PORT (repeatable; a subnet broadcast address works).",
               set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.destinations = []; return }
                   guard let destination = TrafficSender.Destination(parsing: text) else { throw SettingError("must be HOST:PORT, not \"\(text)\"") }
                   settings.destinations.append(destination)
               }, clear: { $0.destinations = [] },
@@ -37,7 +38,7 @@ public struct TrafficSettings: SettingsGroup {
               set: { $0.groundQuery = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.groundQuery) }),
         .init("traffic-key-file", .value(name: "FILE"),
               help: "File with the traffic key (hex, 16–64 bytes): tags own reports, rejects untagged ones.",
-              set: { $0.keyFile = try SettingValue.nonEmpty($1) }, show: { $0.keyFile ?? "none" }),
+              set: { $0.keyFile = try SettingValue.optionalPath($1) }, show: { $0.keyFile ?? "none" }),
     ]
 
     public func validate(mode: RunMode) throws(SettingError) {

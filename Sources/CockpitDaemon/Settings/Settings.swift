@@ -61,12 +61,15 @@ public struct SettingOption<Group: SettingsGroup>: Sendable {
     public let modes: SettingModes
     /// Not a configuration-file key (command-line only: `--config` itself, `--json` of a replay).
     public let commandLineOnly: Bool
+    /// What the docs and `--help` give as the default when it is a rule rather than a value (nil: the value).
+    public let documentedDefault: String?
     /// Throws `SettingError` (closures infer untyped throws; the schema narrows it).
     let set: @Sendable (inout Group, String) throws -> Void
     let clear: @Sendable (inout Group) -> Void
     let show: @Sendable (Group) -> String
 
-    public init(_ key: String, _ arity: Arity, modes: SettingModes = .both, commandLineOnly: Bool = false, help: String,
+    public init(_ key: String, _ arity: Arity, modes: SettingModes = .both, commandLineOnly: Bool = false,
+                documentedDefault: String? = nil, help: String,
                 set: @escaping @Sendable (inout Group, String) throws -> Void,
                 clear: @escaping @Sendable (inout Group) -> Void = { _ in },
                 show: @escaping @Sendable (Group) -> String) {
@@ -75,6 +78,7 @@ public struct SettingOption<Group: SettingsGroup>: Sendable {
         self.arity = arity
         self.modes = modes
         self.commandLineOnly = commandLineOnly
+        self.documentedDefault = documentedDefault
         self.set = set
         self.clear = clear
         self.show = show

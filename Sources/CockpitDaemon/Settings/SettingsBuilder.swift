@@ -125,6 +125,12 @@ public enum SettingValue {
         return text
     }
 
+    /// A path, or `none` for none.
+    public static func optionalPath(_ text: String) throws(SettingError) -> String? {
+        let path = try nonEmpty(text)
+        return path == "none" ? nil : path
+    }
+
     public static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }

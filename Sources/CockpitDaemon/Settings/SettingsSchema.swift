@@ -9,6 +9,7 @@ public struct AnySettingOption: Sendable {
     public let isList: Bool
     public let modes: SettingModes
     public let commandLineOnly: Bool
+    public let documentedDefault: String?
     let set: @Sendable (inout Settings, String) throws(SettingError) -> Void
     let clear: @Sendable (inout Settings) -> Void
     let show: @Sendable (Settings) -> String
@@ -19,6 +20,7 @@ public struct AnySettingOption: Sendable {
         groupTitle = Group.title
         modes = option.modes
         commandLineOnly = option.commandLineOnly
+        documentedDefault = option.documentedDefault
         switch option.arity {
         case .value(let name): valueName = name; isFlag = false; isList = false
         case .list(let name): valueName = name; isFlag = false; isList = true
@@ -74,14 +76,30 @@ public enum SettingsSchema {
             }
             let name = "--\(option.key)" + (option.valueName.map { " \($0)" } ?? "") + (option.isList ? " …" : "")
             var notes: [String] = []
-            if !option.isFlag { notes.append("default: \(option.effectiveValue(defaults))") }
+            if !option.isFlag { notes.append("default: \(option.documentedDefault ?? option.effectiveValue(defaults))") }
             if option.modes != .both { notes.append(option.modes.contains(.run) ? "run only" : "replay only") }
             if !option.isConfigKey && mode == .run { notes.append("command line only") }
             let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
             lines.append("  \(name)")
-            lines.append("      \(option.help)\(suffix)")
+            lines += wrapped(option.help + suffix, indent: 6, width: 78)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Words of `text` in lines of at most `width` characters, each indented (the help keeps its own layout).
+    static func wrapped(_ text: String, indent: Int, width: Int) -> [String] {
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = margin
+        for word in text.split(separator: " ") {
+            if line.count > indent && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = margin
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        if line.count > indent { lines.append(line) }
+        return lines
     }
 
     /// The documented table (docs/configuration.md): key, default, modes, meaning.
@@ -94,7 +112,7 @@ public enum SettingsSchema {
                 title = option.groupTitle
                 lines.append("| **\(title)** | | | | |")
             }
-            let value = option.isFlag ? "no" : option.effectiveValue(defaults)
+            let value = option.isFlag ? "no" : option.documentedDefault ?? option.effectiveValue(defaults)
             let key = option.commandLineOnly ? "`--\(option.key)` (command line only)" : "`\(option.key)`"
             lines.append("| \(key) | `\(value)` | \(option.modes.contains(.run) ? "yes" : "—") | \(option.modes.contains(.replay) ? "yes" : "—") | \(option.help.replacingPipes) |")
         }

@@ -14,18 +14,21 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private(set) var channel: (any Channel)?
     private var pending: [UInt8] = []
     private var idleTimer: Scheduled<Void>?
+    /// When the request line still being received began (a client that dribbles bytes gets no more time for it).
+    private var partialSince: NIODeadline?
     private var admitted = false
     /// SO_PEERCRED of the client, fetched when it connects (for authorising mutating requests).
     private var credentials: PeerCredentials?
     private var closing = false
     var lastSentRevision: Int64 = -1
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
-    var lastWritableAt = NIODeadline.now()
+    var lastWritableAt = NIODeadline.uptimeNanoseconds(0)
 
     init(server: ControlServer) { self.server = server }
 
     func channelActive(context: ChannelHandlerContext) {
         channel = context.channel
+        lastWritableAt = context.eventLoop.now
         guard server.clientCount < server.limits.maximumClients else {
             server.count { $0.refusedTooMany += 1 }
             fail(context, ControlProtocol.Failure(.tooManyClients, "the daemon serves at most \(server.limits.maximumClients) clients"),
@@ -50,7 +53,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard admitted, !closing else { return }
         var buffer = unwrapInboundIn(data)
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending.append(contentsOf: bytes) }
-        armIdleTimer(context)
         // Take each line out of `pending` before answering it: answering may close the connection, and a close
         // re-enters this handler (channelInactive, a failed write), which may empty `pending` under our feet.
         while !closing, let newline = pending.firstIndex(of: 0x0A) {
@@ -64,7 +66,11 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             handle(request[...], context: context)
         }
         if closing { return }
-        if pending.count > server.limits.maximumRequestBytes { oversized(context) }
+        if pending.count > server.limits.maximumRequestBytes {
+            oversized(context)
+            return
+        }
+        armIdleTimer(context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -104,7 +110,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 guard !closing else { return }
                 let frame = server.watchFrame(allocator: context.channel.allocator)
                 lastSentRevision = frame.revision
-                lastSentAt = .now()
+                lastSentAt = context.eventLoop.now
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
             default:
                 switch server.hooks.handle(request, credentials) {
@@ -159,13 +165,24 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard server.watchers[ObjectIdentifier(self)] == nil else { return }
         idleTimer?.cancel()
         let server = self.server
-        let timeout = TimeAmount.seconds(server.limits.idleTimeoutSeconds)
+        let now = context.eventLoop.now
+        let deadline: NIODeadline
+        if pending.isEmpty {
+            partialSince = nil
+            deadline = now + .seconds(server.limits.idleTimeoutSeconds)
+        } else {
+            // A started request must be finished within a few seconds, however slowly its bytes come: 64 clients
+            // that each send one byte must not hold every slot for the whole idle time.
+            let since = partialSince ?? now
+            partialSince = since
+            deadline = since + .seconds(server.limits.incompleteRequestSeconds)
+        }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        idleTimer = context.eventLoop.scheduleTask(in: timeout) {
+        idleTimer = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             server.count { $0.idleDisconnects += 1 }
             let message = handler.pending.isEmpty ? "idle for \(server.limits.idleTimeoutSeconds) s"
-                : "incomplete request after \(server.limits.idleTimeoutSeconds) s"
+                : "request not finished within \(server.limits.incompleteRequestSeconds) s"
             handler.fail(context, ControlProtocol.Failure(.idleTimeout, message), close: true)
         }
     }

@@ -46,6 +46,8 @@ public final class ControlServer: @unchecked Sendable {
         public var maximumRequestBytes = ControlProtocol.maximumRequestBytes
         /// A client that sends nothing for this long (and is not watching) is disconnected.
         public var idleTimeoutSeconds: Int64 = 30
+        /// A request line that has begun must end (newline) within this long.
+        public var incompleteRequestSeconds: Int64 = 5
         /// A watcher whose socket stays full this long is disconnected.
         public var stuckWatcherTimeoutSeconds: Int64 = 30
         public var watchIntervalMilliseconds: Int64 = 1000
@@ -126,6 +128,12 @@ public final class ControlServer: @unchecked Sendable {
             throw .bindFailed(path, "\(error)")
         }
         chmod(path, mode_t(limits.socketMode))
+        startWatchTimer()
+    }
+
+    /// Sends watch frames every `watchMinimumIntervalMilliseconds` on the loop (called by `start`; tests on an
+    /// embedded loop call it alone).
+    func startWatchTimer() {
         let interval = TimeAmount.milliseconds(limits.watchMinimumIntervalMilliseconds)
         watchTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
             self.sendWatchFrames()
@@ -178,7 +186,7 @@ public final class ControlServer: @unchecked Sendable {
 
     public func sendWatchFrames() {
         guard !watchers.isEmpty else { return }
-        let now = NIODeadline.now()
+        let now = loop.now   // the loop's clock: virtual time under test
         var frame: (revision: Int64, line: ByteBuffer)?
         for watcher in watchers.values {
             guard let channel = watcher.channel else { continue }

@@ -20,6 +20,10 @@ public struct GPSDReportDecoder: Sendable {
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
             return .malformed(reason: "not a JSON object")
         }
+        // libgps parses what follows a first object as another one and, on some junk between two objects, never
+        // advances: `{"class":"TPV","mode":3}*{"class":"TPV","mode":3}` spun gps_unpack at 100 % CPU. Only a line that
+        // is exactly one object (strings and escapes respected) goes to libgps.
+        guard Self.isSingleObject(bytes) else { return .malformed(reason: "more than one JSON object in the line") }
         guard let reportClass = Self.reportClass(bytes) else { return .malformed(reason: "no \"class\" member") }
         switch reportClass {
         case "TPV", "SKY": break
@@ -74,6 +78,31 @@ public struct GPSDReportDecoder: Sendable {
             climbMetersPerSecond: known(f.climb),
             horizontalErrorMeters: known(f.eph),
             verticalErrorMeters: known(f.epv))
+    }
+
+    /// True when `bytes` (starting with `{`) is one balanced object that ends at the last byte: a byte loop over
+    /// braces outside strings, far cheaper than a parse.
+    static func isSingleObject(_ bytes: [UInt8]) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 { return index == bytes.count - 1 }
+                if depth < 0 { return false }
+            case 0: return false
+            default: break
+            }
+        }
+        return false
     }
 
     /// Finds the value of the top-level "class" member without a full parse.

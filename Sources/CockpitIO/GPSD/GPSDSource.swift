@@ -38,7 +38,6 @@ public final class GPSDSource: Sendable {
     public let endpoint: Endpoint
     private let submit: @Sendable (RawInput) -> Void
     private let stopped = Atomic<Bool>(false)
-    private let finished = Mutex<Bool>(false)
 
     public init(endpoint: Endpoint, submit: @escaping @Sendable (RawInput) -> Void) {
         self.endpoint = endpoint

@@ -71,9 +71,9 @@ public enum RecordingFormat {
         guard version <= formatVersion else { throw .unsupportedVersion(version) }
         var core = CoreConfiguration()
         if let object = value["core"] {
-            if let v = object["gpsStaleAfterSeconds"]?.doubleValue, (0.1...3600).contains(v) { core.gpsStaleAfterSeconds = v }
-            if let v = object["baroStaleAfterSeconds"]?.doubleValue, (0.1...3600).contains(v) { core.baroStaleAfterSeconds = v }
-            if let v = object["tickIntervalSeconds"]?.doubleValue, (0.05...60).contains(v) { core.tickIntervalSeconds = v }
+            if let v = object["gpsStaleAfterSeconds"]?.doubleValue, PlausibleRange.staleAfterSeconds.contains(v) { core.gpsStaleAfterSeconds = v }
+            if let v = object["baroStaleAfterSeconds"]?.doubleValue, PlausibleRange.staleAfterSeconds.contains(v) { core.baroStaleAfterSeconds = v }
+            if let v = object["tickIntervalSeconds"]?.doubleValue, PlausibleRange.tickIntervalSeconds.contains(v) { core.tickIntervalSeconds = v }
             if let hypoxia = object["hypoxia"] {
                 if let v = hypoxia["alertsEnabled"]?.boolValue { core.hypoxia.alertsEnabled = v }
                 if let v = hypoxia["ruleSet"]?.stringValue.flatMap(HypoxiaConfiguration.RuleSet.init(rawValue:)) { core.hypoxia.ruleSet = v }

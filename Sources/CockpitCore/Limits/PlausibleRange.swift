@@ -1,0 +1,42 @@
+/// The plausible range of every physical quantity that enters the core, each in one place with its source. A value
+/// outside its range is refused where it enters (counted, and shown with the reason), never clamped into looking
+/// valid: a lying sensor must read as a fault, not as an altitude.
+public enum PlausibleRange {
+    /// Cabin pressure: the BMP280's specified operating range, 300…1100 hPa (datasheet BST-BMP280-DS001, §1). Below
+    /// 300 hPa is above 30,000 ft of cabin altitude — no unpressurised light aircraft and no working pressurised
+    /// cabin; above 1100 hPa is 2,600 ft below sea level.
+    public static let cabinPressurePascals = 30_000.0...110_000.0
+    /// Sensor temperature: the BMP280's operating range, −40…+85 °C (datasheet §1).
+    public static let cabinTemperatureCelsius = -40.0...85.0
+    /// GNSS altitude (MSL or ellipsoid), metres: from below the Dead Sea shore (−430 m, with the geoid's −106 m) to the
+    /// 18,000 m above which receivers stop reporting (the COCOM limit).
+    public static let gpsAltitudeMeters = -600.0...18_000.0
+    /// GNSS ground speed, m/s: the COCOM limit of 515 m/s (1,000 kt).
+    public static let groundSpeedMetersPerSecond = 0.0...515.0
+    /// GNSS vertical speed, m/s: ±150 m/s (≈ 30,000 ft/min), beyond any light aircraft, sailplane or airliner.
+    public static let climbMetersPerSecond = -150.0...150.0
+    /// Fix dates (seconds since 1970): from 1999-08-22, the first GPS week-number rollover (a receiver that reports an
+    /// earlier date has rolled over and is wrong), to 2100-01-01.
+    public static let fixUTCSeconds = 935_280_000.0...4_102_444_800.0
+    /// Surface wind and gusts in a METAR/TAF, knots: the highest surface gust on record is 220 kt (Barrow Island, 1996).
+    public static let windKnots = 0.0...250.0
+    /// The core's heartbeat and staleness thresholds from a recording header, seconds.
+    public static let tickIntervalSeconds = 0.05...60.0
+    public static let staleAfterSeconds = 0.1...3_600.0
+
+    /// Why `fix` cannot be true, or nil when every value it carries is plausible.
+    public static func problem(with fix: GPSFix) -> String? {
+        if let utc = fix.utc, !fixUTCSeconds.contains(utc.secondsSinceEpoch) {
+            return "implausible fix date (\(utc.secondsSinceEpoch) s since 1970; accepted 1999-08-22…2100)"
+        }
+        for (name, value, range) in [("MSL altitude", fix.altitudeMSLMeters, gpsAltitudeMeters),
+                                     ("ellipsoid altitude", fix.altitudeHAEMeters, gpsAltitudeMeters),
+                                     ("ground speed", fix.groundSpeedMetersPerSecond, groundSpeedMetersPerSecond),
+                                     ("vertical speed", fix.climbMetersPerSecond, climbMetersPerSecond)] {
+            if let value, !range.contains(value) {
+                return "implausible \(name) \(value) (accepted \(range.lowerBound)…\(range.upperBound))"
+            }
+        }
+        return nil
+    }
+}

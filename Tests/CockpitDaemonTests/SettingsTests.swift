@@ -1,0 +1,127 @@
+import Glibc
+import Testing
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+/// The one settings declaration: every run option is a configuration key, documented with its default, and the
+/// layers apply in order (defaults, file, command line).
+@Suite("Settings")
+struct SettingsTests {
+    static let repository = Fixtures.directory + "/../.."
+
+    /// `# key = value` (commented) or `key = value` lines of the shipped configuration file.
+    static func documentedKeys() -> [String: String] {
+        var keys: [String: String] = [:]
+        for raw in readFile(repository + "/Systemd/cockpitd.conf").split(separator: "\n") {
+            var line = Substring(raw)
+            while line.first == "#" || line.first == " " { line = line.dropFirst() }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters
+            guard !key.isEmpty, !key.contains(" ") else { continue }
+            var value = line[line.index(after: equals)...]
+            if let hash = value.firstIndex(of: "#") { value = value[..<hash] }
+            keys[key] = value.trimmingCharacters
+        }
+        return keys
+    }
+
+    @Test func everyRunOptionIsAConfigurationKeyDocumentedWithItsDefault() {
+        let documented = Self.documentedKeys()
+        let defaults = Settings(mode: .run)
+        let runOptions = SettingsSchema.options(for: .run).filter { !$0.commandLineOnly }
+        #expect(runOptions.count >= 25)
+        for option in runOptions {
+            #expect(option.isConfigKey, "\(option.key) is a run option but not a configuration key")
+            guard let value = documented[option.key] else {
+                Issue.record("Systemd/cockpitd.conf does not document \(option.key)")
+                continue
+            }
+            let expected = option.isFlag ? "no" : option.effectiveValue(defaults)
+            // The default search path of the airfield database depends on the machine; the file names the rule.
+            if option.key != "airfields" {
+                #expect(value == expected, "\(option.key): documented \(value), default \(expected)")
+            }
+        }
+        for key in documented.keys {
+            #expect(SettingsSchema.configKeys.contains { $0.key == key }, "Systemd/cockpitd.conf documents \(key), which is no key")
+        }
+    }
+
+    @Test func theDocumentedTableIsTheDeclaration() {
+        let document = readFile(Self.repository + "/docs/configuration.md")
+        #expect(document.contains(SettingsSchema.markdownTable()), "regenerate docs/configuration.md: cockpitd settings-table")
+    }
+
+    @Test func layersApplyInOrderAndListsAreReplacedNotMerged() throws {
+        var settings = Settings(mode: .run)
+        let entries = try ConfigFile.parse("traffic-to = 10.0.0.1:4060\ntraffic-to = 10.0.0.2:4060\nrules = easa\nhypoxia-gps-fallback = yes\n",
+                                           path: "t.conf", keys: ["traffic-to": .list, "rules": .value, "hypoxia-gps-fallback": .flag])
+        try SettingsBuilder.apply(file: entries, path: "t.conf", to: &settings)
+        #expect(settings[TrafficSettings.self].destinations.map(\.description) == ["10.0.0.1:4060", "10.0.0.2:4060"])
+        #expect(settings[HypoxiaSettings.self].configuration.ruleSet == .easa)
+        _ = try SettingsBuilder.apply(arguments: ["--traffic-to", "127.0.0.1:9", "--rules=faa"], to: &settings)
+        #expect(settings[TrafficSettings.self].destinations.map(\.description) == ["127.0.0.1:9"])
+        #expect(settings[HypoxiaSettings.self].configuration.ruleSet == .faa)
+        #expect(settings[HypoxiaSettings.self].configuration.useGPSAltitudeWhenCabinUnknown)
+        #expect(settings.coreConfiguration.traffic.sendingEnabled)
+    }
+
+    @Test func runOnlyOptionsAreRefusedByReplayAndTheReverse() {
+        var replay = Settings(mode: .replay)
+        #expect(throws: SettingsBuilder.Problem("--gpsd does not apply to replay")) {
+            _ = try SettingsBuilder.apply(arguments: ["--gpsd", "localhost:2947"], to: &replay)
+        }
+        var run = Settings(mode: .run)
+        #expect(throws: SettingsBuilder.Problem("--speed does not apply to run")) {
+            _ = try SettingsBuilder.apply(arguments: ["--speed", "5"], to: &run)
+        }
+        // A replay takes the traffic receiving options: two recorded flights can meet on the bench.
+        #expect(throws: Never.self) {
+            _ = try SettingsBuilder.apply(arguments: ["--traffic-port", "4061", "--traffic-interval", "0.5"], to: &replay)
+        }
+        #expect(replay[TrafficSettings.self].port == 4061)
+        #expect(Settings(mode: .replay)[TrafficSettings.self].port == nil)
+        #expect(Settings(mode: .run)[TrafficSettings.self].port == 4060)
+        let help = SettingsSchema.helpText(mode: .run)
+        #expect(help.contains("--gpsd HOST:PORT") && help.contains("run only"))
+        #expect(SettingsSchema.helpText(mode: .replay).contains("replay only"))
+    }
+
+    @Test func keyFileErrorsSayWhatIsWrong() {
+        func message(_ contents: String?) -> String {
+            let path = temporaryPath(".key")
+            defer { unlink(path) }
+            if let contents { writeFile(path, contents) }
+            var settings = Settings(mode: .run)
+            settings[TrafficSettings.self].keyFile = path
+            do { _ = try settings[TrafficSettings.self].key(); return "accepted" } catch { return error.message }
+        }
+        #expect(message(nil).contains("No such file"))
+        #expect(message(String(repeating: "ab", count: 3000)).contains("at most 64 bytes of hex"))
+        #expect(message("not hex at all").contains("not hexadecimal"))
+        #expect(message("00112233").contains("4 bytes of key; needs 16 to 64"))
+        #expect(message(String(repeating: "00", count: 32)).contains("all-zero key"))
+        #expect(message(String(repeating: "a5", count: 32) + "\n") == "accepted")
+    }
+
+    @Test func aByteOrderMarkIsNotAKey() throws {
+        let entries = try ConfigFile.parse("\u{FEFF}rules = easa\n", path: "bom.conf", keys: ["rules": .value])
+        #expect(entries.map(\.key) == ["rules"])
+    }
+}
+
+extension Substring {
+    var trimmingCharacters: String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return String(text)
+    }
+}
+
+func writeFile(_ path: String, _ contents: String) {
+    let file = fopen(path, "w")
+    _ = contents.withCString { fputs($0, file) }
+    fclose(file)
+}

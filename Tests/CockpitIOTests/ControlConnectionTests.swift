@@ -1,0 +1,193 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+import CockpitCore
+import CockpitProtocol
+@testable import CockpitIO
+
+/// The control connection on NIO's embedded event loop: timeouts and cadences in advanced virtual time, no sleeps.
+@Suite("Control connection (embedded)")
+struct ControlConnectionTests {
+    final class Harness {
+        let loop = EmbeddedEventLoop()
+        let server: ControlServer
+        var revision: Int64 = 1
+        var handled: [String] = []
+        /// Runs inside the handler of an `echo` request (to re-enter the connection handler as NIO may).
+        var duringEcho: (() -> Void)?
+
+        init(limits: ControlServer.Limits = ControlServer.Limits()) {
+            let box = Box()
+            server = ControlServer(path: "/nonexistent/embedded.sock", loop: loop, limits: limits, hooks: ControlServiceHooks(
+                status: { (box.harness?.revision ?? 0, .object(["revision": .integer(box.harness?.revision ?? 0)])) },
+                handle: { request, _ in
+                    box.harness?.handled.append(request.name)
+                    if request.name == "echo" { box.harness?.duringEcho?() }
+                    return request.name == "echo" ? .success(ControlAnswer(type: "echo", key: "echo", body: request.body))
+                        : .failure(ControlProtocol.unknownRequest(request.name, id: request.id))
+                }))
+            box.harness = self
+        }
+
+        final class Box: @unchecked Sendable { weak var harness: Harness? }
+
+        func connect() throws -> EmbeddedChannel {
+            let channel = EmbeddedChannel(handler: ControlConnectionHandler(server: server), loop: loop)
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+            return channel
+        }
+
+        /// Every line the daemon wrote to `channel` so far, parsed.
+        func answers(_ channel: EmbeddedChannel) throws -> [JSONValue] {
+            var lines: [JSONValue] = []
+            while var buffer = try channel.readOutbound(as: ByteBuffer.self) {
+                let text = buffer.readString(length: buffer.readableBytes) ?? ""
+                for line in text.split(separator: "\n") { lines.append(try JSONParser.parse(String(line))) }
+            }
+            return lines
+        }
+    }
+
+    static func send(_ channel: EmbeddedChannel, _ text: String) throws {
+        try channel.writeInbound(ByteBuffer(string: text))
+    }
+
+    @Test func pipelinedRequestsFromAClientThatClosesDoNotCrash() throws {
+        // Regression (hardening campaign): three ~1 KB requests in one read from a client that then closes. While the
+        // first is answered, the client's close arrives re-entrantly (input closed with two requests still pending),
+        // which empties the pending bytes under the loop that was taking the first line out of them.
+        let harness = Harness()
+        let channel = try harness.connect()
+        harness.duringEcho = { channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+        let padding = String(repeating: "x", count: 1000)
+        try Self.send(channel, (0..<3).map { "{\"request\":\"echo\",\"pad\":\"\($0)\(padding)\"}\n" }.joined())
+        #expect(harness.handled == ["echo"], "nothing more is answered on a connection being closed")
+        let codes = try harness.answers(channel).map { $0["error"]?["code"]?.stringValue ?? $0["type"]?.stringValue }
+        #expect(codes == ["incomplete-request", "echo"] || codes == ["echo", "incomplete-request"])
+        // The same with a client that stopped reading: dropped, counted, nothing else answered.
+        let stuck = try harness.connect()
+        harness.duringEcho = nil
+        stuck.isWritable = false
+        try Self.send(stuck, (0..<3).map { "{\"request\":\"echo\",\"n\":\($0)}\n" }.joined())
+        #expect(harness.server.counters.stuckDisconnects == 1)
+        #expect(harness.handled == ["echo", "echo"])
+    }
+
+    @Test func idleClientIsToldAndClosedAfterThirtySecondsOfVirtualTime() throws {
+        let harness = Harness()
+        let channel = try harness.connect()
+        harness.loop.advanceTime(by: .seconds(29))
+        #expect(try harness.answers(channel).isEmpty)
+        #expect(channel.isActive)
+        harness.loop.advanceTime(by: .seconds(1))
+        let answers = try harness.answers(channel)
+        #expect(answers.first?["error"]?["code"] == .string("idle-timeout"))
+        #expect(harness.server.counters.idleDisconnects == 1)
+        harness.loop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+    }
+
+    @Test func aClientThatDribblesARequestGetsFiveSecondsForIt() throws {
+        // Regression: 64 clients that each sent one byte and never a newline held every slot for 30 s at a time.
+        let harness = Harness()
+        let channel = try harness.connect()
+        try Self.send(channel, "s")
+        for byte in ["t", "a", "t"] {   // a byte every 1.5 s does not buy more time
+            harness.loop.advanceTime(by: .milliseconds(1_500))
+            try Self.send(channel, byte)
+        }
+        #expect(try harness.answers(channel).isEmpty)
+        harness.loop.advanceTime(by: .milliseconds(500))
+        let answers = try harness.answers(channel)
+        #expect(answers.first?["error"]?["code"] == .string("idle-timeout"))
+        #expect(answers.first?["error"]?["message"]?.stringValue?.contains("not finished within 5 s") == true)
+        // A finished request resets to the idle time.
+        let other = try harness.connect()
+        try Self.send(other, "sta")
+        harness.loop.advanceTime(by: .seconds(1))
+        try Self.send(other, "tus\n")
+        harness.loop.advanceTime(by: .seconds(20))
+        #expect(try harness.answers(other).first?["type"] == .string("status"))
+        #expect(other.isActive)
+    }
+
+    @Test func aRequestResetsTheIdleTimer() throws {
+        let harness = Harness()
+        let channel = try harness.connect()
+        harness.loop.advanceTime(by: .seconds(20))
+        try Self.send(channel, "{\"request\":\"echo\",\"id\":1}\n")
+        harness.loop.advanceTime(by: .seconds(20))
+        let answers = try harness.answers(channel)
+        #expect(answers.count == 1 && answers[0]["id"] == .integer(1) && answers[0]["ok"] == .bool(true))
+        #expect(harness.server.counters.idleDisconnects == 0)
+    }
+
+    @Test func watchFramesComeOnChangeButNotFasterThanTheMinimumInterval() throws {
+        let harness = Harness()
+        harness.server.startWatchTimer()
+        let channel = try harness.connect()
+        try Self.send(channel, "watch\n")
+        var answers = try harness.answers(channel)
+        #expect(answers.map { $0["type"] } == [.string("watching"), .string("snapshot")])
+        // No change: nothing until the 1 s keep-alive cadence.
+        harness.loop.advanceTime(by: .milliseconds(900))
+        #expect(try harness.answers(channel).isEmpty)
+        harness.loop.advanceTime(by: .milliseconds(200))
+        #expect(try harness.answers(channel).count == 1)
+        // Ten changes 10 ms apart give one frame, with the latest revision, at the next 200 ms tick.
+        for _ in 0..<10 {
+            harness.revision += 1
+            harness.loop.advanceTime(by: .milliseconds(10))
+        }
+        harness.loop.advanceTime(by: .milliseconds(100))
+        answers = try harness.answers(channel)
+        #expect(answers.count == 1)
+        #expect(answers.last?["status"]?["revision"] == .integer(harness.revision))
+        // A change every 50 ms for 2 s: frames at most every 200 ms (10 of them), never one per change (40).
+        for _ in 0..<40 {
+            harness.revision += 1
+            harness.loop.advanceTime(by: .milliseconds(50))
+        }
+        answers = try harness.answers(channel)
+        #expect((9...11).contains(answers.count), "\(answers.count) frames in 2 s")
+        _ = try? channel.finish()
+    }
+
+    @Test func aWatcherThatNeverReadsLosesFramesThenIsDropped() throws {
+        let harness = Harness()
+        harness.server.startWatchTimer()
+        let channel = try harness.connect()
+        try Self.send(channel, "watch\n")
+        _ = try harness.answers(channel)
+        channel.isWritable = false
+        for _ in 0..<149 {   // just under 30 s, the status changing all the time
+            harness.revision += 1
+            harness.loop.advanceTime(by: .milliseconds(200))
+        }
+        #expect(harness.server.counters.droppedWatchFrames >= 140)
+        #expect(channel.isActive)
+        harness.revision += 1
+        harness.loop.advanceTime(by: .milliseconds(600))
+        #expect(harness.server.counters.stuckDisconnects == 1)
+        #expect(!channel.isActive)
+    }
+
+    @Test func limits() throws {
+        var limits = ControlServer.Limits()
+        limits.maximumClients = 2
+        let harness = Harness(limits: limits)
+        let first = try harness.connect(), second = try harness.connect()
+        let third = try harness.connect()
+        #expect(try harness.answers(third).first?["error"]?["code"] == .string("too-many-clients"))
+        #expect(harness.server.counters.refusedTooMany == 1)
+        // Oversized: answered, then closed.
+        try Self.send(first, String(repeating: "a", count: ControlProtocol.maximumRequestBytes + 1))
+        #expect(try harness.answers(first).first?["error"]?["code"] == .string("request-too-large"))
+        // Malformed and unknown requests are answered and the connection stays.
+        try Self.send(second, "{not json\n{\"request\":\"nope\",\"id\":\"x\"}\n{\"v\":2,\"request\":\"echo\"}\n")
+        let codes = try harness.answers(second).map { $0["error"]?["code"]?.stringValue }
+        #expect(codes == ["bad-json", "unknown-request", "unsupported-version"])
+        #expect(second.isActive)
+        _ = try? second.finish()
+    }
+}
