@@ -128,6 +128,11 @@ public enum ReplayRunner {
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
         summary["outputs"] = .object(runner.outputsJSON)
+        if let recording = runner.recorder?.status {
+            summary["recording"] = .object(["path": .string(recording.path), "events": .integer(recording.eventsRecorded),
+                                            "bytesWritten": .integer(recording.bytesWritten),
+                                            "stoppedReason": .optional(recording.stoppedReason == "closed" ? nil : recording.stoppedReason)])
+        }
         return ReplayResult(summary: summary, skippedLines: source.skippedLines,
                             lastSkipReason: source.lastSkipReason, recording: runner.recorder?.status)
     }

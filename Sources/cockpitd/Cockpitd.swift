@@ -85,12 +85,20 @@ struct Run: ParsableCommand {
         let number = signals.wait()
         logger.notice("stopping on signal \(number)")
         SystemdNotifier().stopping()
+        // A wedged core or a stuck adapter thread must not keep the daemon from stopping: whatever is not done
+        // within the grace period is abandoned (the recorder and flight log flush on their own threads first).
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Run.stopGraceSeconds)) {
+            logger.critical("still stopping after \(Run.stopGraceSeconds) s (a stuck thread): exiting now")
+            _exit(1)
+        }
         daemon.stop()
     }
 }
 
 extension Run {
     nonisolated(unsafe) static var keepAlive: (any DispatchSourceSignal)?
+    /// How long a stop may take before the process exits regardless (systemd's TimeoutStopSec is longer).
+    static let stopGraceSeconds = 5
 
 }
 

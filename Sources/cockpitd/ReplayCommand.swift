@@ -99,6 +99,13 @@ enum SummaryText {
         }.joined()
     }
 
+    static func recordingLine(_ summary: JSONObject) -> String {
+        guard let recording = summary["recording"], recording != .null else { return "" }
+        let state = recording["stoppedReason"]?.stringValue.map { "STOPPED: \($0)" } ?? "complete"
+        return "\n  recording         \(recording["path"]?.stringValue ?? "?"): \(recording["events"]?.int64Value ?? 0) events, "
+            + "\(recording["bytesWritten"]?.int64Value ?? 0) bytes, \(state)"
+    }
+
     static func render(_ summary: JSONObject) -> String {
         func value(_ key: String) -> String {
             guard let v = summary[key] else { return "—" }
@@ -123,7 +130,7 @@ enum SummaryText {
               above 10,000 ft   \(value("timeAbove10000FeetSeconds")) s cabin altitude (from \(value("firstAbove10000FeetUTC")))
               hypoxia alerts    \(alertLines(summary))
               datagrams sent    \(value("datagramsSent"))
-              outputs           \(outputLines(summary))
+              outputs           \(outputLines(summary))\(recordingLine(summary))
               skipped lines     \(value("skippedLines"))
             """
     }

@@ -66,6 +66,22 @@ struct BMP280CompensationTests {
         #expect(abs(result.pressurePascals - 100_653.27) <= 1)
     }
 
+    /// Hardening regressions: raw pressure words at the ends of the 20-bit range, with the datasheet's calibration.
+    /// 1 compensates to over 1,600 hPa and 0xF0000 to ≈42.8 hPa — numbers, but not pressures a BMP280 measures (the core
+    /// refuses them, PlausibleRange); 0xFFFFF compensates to no pressure at all and must not blame the calibration.
+    @Test func extremeADCWordsAreNotBlamedOnTheCalibration() throws {
+        let c = try BMP280Calibration.validated(registerBytes: Self.bytes(Self.calibrationHex))
+        let low = try BMP280Compensation.compensate(adcT: 519_888, adcP: 1, calibration: c)
+        #expect(low.pressurePascals / 100 > 1_600)   // 1,642 hPa in the campaign's report (another temperature word)
+        #expect(!PlausibleRange.cabinPressurePascals.contains(low.pressurePascals))
+        let high = try BMP280Compensation.compensate(adcT: 519_888, adcP: 0xF0000, calibration: c)
+        #expect(abs(high.pressurePascals / 100 - 42.8) < 1)
+        #expect(!PlausibleRange.cabinPressurePascals.contains(high.pressurePascals))
+        #expect(throws: BMP280Compensation.Rejection.pressureImpossible(adcP: 0xFFFFF)) {
+            try BMP280Compensation.compensate(adcT: 519_888, adcP: 0xFFFFF, calibration: c)
+        }
+    }
+
     @Test func rejectsWhatTheDatasheetSaysIsNotAMeasurement() throws {
         let c = try BMP280Calibration.validated(registerBytes: Self.bytes(Self.calibrationHex))
         #expect(throws: BMP280Compensation.Rejection.skipped("pressure")) {

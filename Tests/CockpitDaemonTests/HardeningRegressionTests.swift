@@ -73,6 +73,27 @@ struct HardeningRegressionTests {
         _ = started
     }
 
+    /// Recording to a full disk: the bytes counted are the bytes in the file, and the summary says recording stopped.
+    @Test func aFullDiskIsCountedTruthfully() throws {
+        let directory = temporaryPath(".tmpfs")
+        mkdir(directory, 0o700)
+        defer { rmdir(directory) }
+        guard runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]).status == 0 else {
+            print("skipped: mounting a 64 KiB tmpfs needs root (CI runs as root)")
+            return
+        }
+        defer { _ = runProcess("/bin/umount", [directory]) }
+        let recording = directory + "/r.jsonl"
+        let result = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("flights/igc_lib__napret.igc"), "--record", recording, "--json"])
+        #expect(result.status == 0)
+        let summary = try JSONParser.parse(result.stdout.trimmingNewline())
+        var info = stat()
+        stat(recording, &info)
+        #expect(summary["recording"]?["bytesWritten"] == .integer(Int64(info.st_size)))
+        #expect(info.st_size == 65_536)
+        #expect(summary["recording"]?["stoppedReason"]?.stringValue?.contains("disk full") == true)
+    }
+
     @Test func aBarometerThatLiesIsAFaultNotACabinAltitude() {
         var state = Engine()
         // Raw pressure word 1 compensates to 1,642 hPa with the datasheet's calibration; 0xF0000 to 42.8 hPa.

@@ -56,6 +56,22 @@ struct SystemdNotifyTests {
         #expect(stalled.filter { $0 == "WATCHDOG=1" }.isEmpty, "pings continued while the core was stalled: \(stalled)")
     }
 
+    /// SIGTERM ends the daemon within a bounded time even when the core is wedged (here for 10 s on purpose).
+    @Test func sigtermEndsAWedgedDaemonWithinTheGracePeriod() throws {
+        let socket = temporaryPath(".sock")
+        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none",
+                                                   "--traffic-port", "0", "--airfields", "none", "--debug-allow-stall"])
+        defer { unlink(socket) }
+        #expect(waitFor(seconds: 10) { access(socket, F_OK) == 0 })
+        kill(pid, SIGUSR2)   // wedge the event loop for 10 s
+        usleep(300_000)
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        let ended = waitFor(seconds: 8) { waitpid(pid, &status, WNOHANG) == pid }
+        if !ended { kill(pid, SIGKILL); waitpid(pid, &status, 0) }
+        #expect(ended, "SIGTERM did not end a wedged daemon within 8 s")
+    }
+
     @Test func noNotifySocketMeansNoNotifications() {
         let notifier = SystemdNotifier(environment: { _ in nil })
         #expect(!notifier.isActive)

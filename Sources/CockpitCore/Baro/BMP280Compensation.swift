@@ -23,12 +23,15 @@ public enum BMP280Compensation {
         case outOfRange(String)
         case temperatureImplausible(Double)
         case divisionByZero
+        /// The compensated pressure is negative or beyond 32 bits: the ADC word, not the calibration, is impossible.
+        case pressureImpossible(adcP: Int32)
         public var description: String {
             switch self {
             case .skipped(let what): "\(what) ADC reads 0x80000 (no conversion)"
             case .outOfRange(let what): "\(what) ADC is outside the 20-bit range"
             case .temperatureImplausible(let c): "compensated temperature \(c) °C is outside −40…85 °C"
             case .divisionByZero: "pressure compensation divisor is zero (bad calibration)"
+            case .pressureImpossible(let adc): "pressure ADC word 0x\(String(adc, radix: 16, uppercase: true)) compensates to no possible pressure (a bus or sensor fault)"
             }
         }
     }
@@ -67,6 +70,14 @@ public enum BMP280Compensation {
         return UInt32(p)
     }
 
+    /// The datasheet's `var1 == 0` case: only the calibration (and temperature) can make it.
+    static func divisorIsZero(tFine: Int64, calibration c: BMP280Calibration) -> Bool {
+        var var1 = tFine &- 128_000
+        var1 = (((var1 &* var1) &* Int64(c.p3)) >> 8) &+ ((var1 &* Int64(c.p2)) << 12)
+        var1 = (((Int64(1) << 47) &+ var1) &* Int64(c.p1)) >> 33
+        return var1 == 0
+    }
+
     /// Full compensation of one burst read, with every rejection the datasheet implies.
     public static func compensate(adcT: Int32, adcP: Int32, calibration: BMP280Calibration) throws(Rejection) -> Result {
         guard adcT != skippedADC else { throw .skipped("temperature") }
@@ -77,7 +88,7 @@ public enum BMP280Compensation {
         let celsius = Double(centi) / 100
         guard temperatureRangeCelsius.contains(celsius) else { throw .temperatureImplausible(celsius) }
         guard let pressure = pressureQ24_8(adcP: adcP, tFine: tFine, calibration: calibration) else {
-            throw .divisionByZero
+            throw divisorIsZero(tFine: tFine, calibration: calibration) ? .divisionByZero : .pressureImpossible(adcP: adcP)
         }
         return Result(tFine: tFine, temperatureCentiCelsius: centi, pressureQ24_8: pressure)
     }

@@ -46,7 +46,7 @@ public final class Recorder: Sendable {
         self.onStop = onStop
         self.state = Mutex(State(fd: fd))
         let headerLine = Array((RecordingFormat.encodeHeader(header) + "\n").utf8)
-        if let error = Self.writeAll(fd: fd, headerLine) {
+        if let error = Self.writeAll(fd: fd, headerLine).error {
             Glibc.close(fd)
             throw SystemError(operation: "write recording header to \(path)", errno: error)
         }
@@ -138,33 +138,33 @@ public final class Recorder: Sendable {
                 state.withLock { $0.backlogBytes -= chunk.count }
                 return
             }
-            let error = Self.writeAll(fd: fd, chunk)
+            let (written, error) = Self.writeAll(fd: fd, chunk)
             let reason: String? = state.withLock { state in
                 state.backlogBytes -= chunk.count
+                state.bytesWritten += Int64(written)   // what reached the file, even when the rest did not
                 if let error {
                     state.writeFailed = true
                     let text = error == ENOSPC ? "disk full" : String(cString: strerror(error))
                     state.stoppedReason = "write failed: \(text) (errno \(error))"
                     return state.stoppedReason
                 }
-                state.bytesWritten += Int64(chunk.count)
                 return nil
             }
             if let reason { onStop(reason) }
         }
     }
 
-    /// Writes everything or returns the errno that stopped it.
-    static func writeAll(fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    /// Writes everything, or as much as it can: the bytes written, and the errno that stopped it.
+    static func writeAll(fd: Int32, _ bytes: [UInt8]) -> (written: Int, error: Int32?) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return errno
+                return (offset, errno)
             }
             offset += written
         }
-        return nil
+        return (offset, nil)
     }
 }
