@@ -11,6 +11,8 @@ extension RequestName {
 public struct HistoryRequest: Sendable, Equatable {
     public enum Resolution: String, Sendable, CaseIterable { case second, minute }
     public static let maximumSeconds = 48 * 3600
+    /// A per-second answer longer than this would be megabytes of JSON on the event loop.
+    public static let maximumSecondsPerSecond = 6 * 3600
     public var lastSeconds = 600
     public var per = Resolution.second
 
@@ -35,6 +37,9 @@ public struct HistoryRequest: Sendable, Equatable {
                 return .failure(.init(.badRequest, "\"per\" must be second or minute", id: id))
             }
             request.per = resolution
+        }
+        if request.per == .second, request.lastSeconds > maximumSecondsPerSecond {
+            return .failure(.init(.badRequest, "per second covers at most 6 h (21600 s); use per minute for longer", id: id))
         }
         return .success(request)
     }

@@ -20,6 +20,9 @@ struct History: ParsableCommand {
     func validate() throws {
         guard HistoryRequest.seconds(parsing: last) != nil else { throw ValidationError("--last must be like 90s, 10m or 2h (at most 48h)") }
         guard HistoryRequest.Resolution(rawValue: per) != nil else { throw ValidationError("--per must be second or minute") }
+        if per == "second", let seconds = HistoryRequest.seconds(parsing: last), seconds > HistoryRequest.maximumSecondsPerSecond {
+            throw ValidationError("--per second covers at most 6h; use --per minute for --last \(last)")
+        }
     }
 
     func run() throws {
