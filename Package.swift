@@ -90,6 +90,8 @@ let package = Package(
         ),
 
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
+        // The radar's pure geometry and drawing (issue 20).
+        .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore"], swiftSettings: strict),
         .testTarget(
             name: "CockpitIOTests",
             dependencies: ["CockpitIO", "CockpitCore", "CockpitProtocol",

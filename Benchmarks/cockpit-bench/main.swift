@@ -175,6 +175,9 @@ extension Substring {
 }
 
 var status: Int32 = 0
+// Radar frame (cockpitctl radar, issue 20): Benchmarks/cockpit-bench/RadarBench.swift.
+if wanted("radar") { radarBenchmark() }
+
 if wanted("rss") {
 let idleSocket = "/tmp/cockpit-bench-\(getpid()).sock"
 let idle = spawn([binaries + "/cockpitd", "run", "--socket", idleSocket, "--gpsd", "none", "--baro", "none",

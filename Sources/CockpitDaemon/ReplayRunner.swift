@@ -163,7 +163,6 @@ public enum ReplayRunner {
                 logger.error("traffic: cannot listen on UDP port \(port): \(error); the replay continues without receiving")
             }
         }
-        defer { receiver?.stop() }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
         let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
@@ -194,6 +193,9 @@ public enum ReplayRunner {
         try? done.futureResult.wait()
         // Let watchers see the final state once more before the socket goes away.
         if host.server != nil { try? host.onLoop { host.server?.sendWatchFrames() } }
+        // Close the traffic channel while its event loop still runs: closing it after `host.shutdown()` waits forever on
+        // a loop that can no longer schedule the close (a paced replay with --traffic-port never exited).
+        receiver?.stop()
         host.shutdown()
         if let error = failure.withLock({ $0 }) { throw .paced(error) }
     }

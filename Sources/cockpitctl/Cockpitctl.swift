@@ -79,7 +79,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl \(CockpitVersion.version)",
-        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, History.self, Flights.self, Export.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Nearest.self, AirfieldInfo.self, Traffic.self, Radar.self, History.self, Flights.self, Export.self, Version.self])
 
     static func main() {
         do {
@@ -117,6 +117,9 @@ struct Watch: ParsableCommand {
     @Option(name: .long, help: "Stop after this many updates (default: until the daemon stops or Ctrl-C).")
     var count: Int?
 
+    @Flag(name: .long, help: "Add the traffic radar below the panel (track-up, auto range; see `cockpitctl radar`).")
+    var radar = false
+
     func run() throws {
         let client = try global.connect()
         do {
@@ -126,6 +129,9 @@ struct Watch: ParsableCommand {
             throw ExitCode(ExitStatus.unreachable)
         }
         let terminal = isatty(1) == 1
+        var pane = radar ? RadarPane(range: .auto, northUp: false, ascii: false, terminal: terminal) : nil
+        if pane != nil && terminal && !global.json { RadarPane.enterFullScreen() }
+        defer { if pane != nil && terminal && !global.json { RadarPane.leaveFullScreen() } }
         var received = 0
         while true {
             let line: String?
@@ -141,6 +147,11 @@ struct Watch: ParsableCommand {
             guard let frame = try? JSONParser.parse(line), let status = frame["status"] else { continue }
             if global.json {
                 print(JSONWriter.string(status))
+            } else if pane != nil {
+                let (lines, size) = pane!.watchFrame(status, panel: StatusPanel.render(status))
+                if terminal { RadarPane.write(pane!.screen.redraw(lines, width: size.width, height: size.height)) } else {
+                    print(lines.joined(separator: "\n") + "\n")
+                }
             } else if terminal {
                 // Home the cursor and clear each line's end instead of the whole screen: no flicker.
                 let panel = StatusPanel.render(status).split(separator: "\n", omittingEmptySubsequences: false)

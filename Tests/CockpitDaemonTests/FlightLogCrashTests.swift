@@ -8,7 +8,7 @@ import CockpitDaemon
 import CockpitIO
 
 /// Sends NMEA epochs to a real gpsd at 1 Hz on its own thread until stopped (the daemon under test comes and goes).
-final class NMEAFeeder: Sendable {
+final class FlightLogNMEAFeeder: Sendable {
     final class Flag: Sendable { let running = Atomic<Bool>(true) }
     private let flag = Flag()
     private let done = DispatchSemaphore(value: 0)
@@ -51,7 +51,7 @@ struct FlightLogCrashTests {
         defer { for path in [log, log + "-wal", log + "-shm", socket] { unlink(path) } }
         // napret (2016-04-03) moved to 2024-04-03: a paraglider airborne from its 14th second.
         let epochs = try NMEAWriter.epochs(igcPath: Fixtures.path("flights/igc_lib__napret.igc"), count: 1_500, newDate: (2024, 4, 3))
-        let feeder = NMEAFeeder(gpsd: gpsd, epochs: epochs)
+        let feeder = FlightLogNMEAFeeder(gpsd: gpsd, epochs: epochs)
         defer { feeder.stop() }
         let arguments = ["run", "--config", "none", "--socket", socket, "--gpsd", "127.0.0.1:\(gpsd.gpsdPort)", "--baro", "none",
                          "--airfields", "none", "--traffic-port", "0", "--profile", "paraglider", "--flight-log", log]

@@ -30,15 +30,21 @@ final class RealGPSD {
 
     var endpoint: GPSDSource.Endpoint { GPSDSource.Endpoint(host: "127.0.0.1", port: String(gpsdPort)) }
 
-    func start() {
+    /// Starts gpsd and returns when it accepts connections (polled every 5 ms): that instant, or nil after 5 s.
+    @discardableResult
+    func start() -> MonotonicInstant? {
         pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpitd-test-gpsd-\(gpsdPort).sock",
                                               "udp://127.0.0.1:\(udpPort)"])
-        _ = waitFor(seconds: 5) { Self.accepts(port: self.gpsdPort) }
+        for _ in 0..<1_000 {
+            if Self.accepts(port: gpsdPort) { return MonotonicClock.now() }
+            usleep(5_000)
+        }
+        return nil
     }
 
-    func stop() {
+    func stop(signal: Int32 = SIGTERM) {
         guard pid > 0 else { return }
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         pid = 0

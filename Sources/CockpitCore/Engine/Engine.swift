@@ -39,6 +39,8 @@ public struct Engine: Sendable {
                 terrain = nil
                 flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
                               nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
+                              cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
+                              gapAfterSeconds: configuration.gpsStaleAfterSeconds,
                               profile: configuration.flightProfile, effects: &effects)
                 traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
             }
@@ -77,7 +79,8 @@ public struct Engine: Sendable {
                          cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
                          gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
                          configuration: configuration.hypoxia, effects: &effects)
-            if gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) == nil { flight.gpsUnavailable() }
+            flight.tick(at: at, gpsCurrent: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) != nil,
+                        cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
             traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                          ourUTC: gps.utc(at: at), configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),

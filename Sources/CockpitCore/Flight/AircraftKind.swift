@@ -1,6 +1,6 @@
 /// Thresholds of the airborne detector per kind of aircraft (docs/flight-state.md explains each number).
 public struct FlightProfile: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable, CaseIterable { case powered, glider, paraglider }
+    public enum Kind: String, Sendable, Equatable, CaseIterable { case powered, glider, hangGlider = "hang-glider", paraglider }
 
     public var kind: Kind
     /// Ground speed that starts a takeoff roll (or a launch run).
@@ -20,6 +20,14 @@ public struct FlightProfile: Sendable, Equatable {
     public var verticalSpeedFeetPerMinute: Double?
 
     public static let touchAndGoSeconds = 60.0
+    /// Stopped on the ground means the altitude stays inside this band for the whole taxi time: the cabin barometer
+    /// (a parked logger's pressure altitude moves ≤ 2 m a minute in every bundled log) ...
+    public static let stillBaroBandFeet = 40.0
+    /// ... or, without a live barometer, GPS altitude (a parked LX8080 wandered up to 46 m in a minute on the grid,
+    /// so GPS alone cannot tell a sink slower than about 30 m a minute from noise).
+    public static let stillGPSBandFeet = 100.0
+    /// Stopped before a gap in fixes and within this distance of the same spot after it: stopped through the gap.
+    public static let stillAcrossGapMeters = 100.0
 
     public static func profile(_ kind: Kind) -> FlightProfile {
         switch kind {
@@ -32,6 +40,12 @@ public struct FlightProfile: Sendable, Equatable {
             // within a few hundred metres.
             FlightProfile(kind: .glider, rollSpeedKnots: 20, airborneSpeedKnots: 35, airborneHoldSeconds: 5, airborneHeightFeet: 150,
                           landingSpeedKnots: 25, taxiSpeedKnots: 10, taxiSeconds: 60, verticalSpeedFeetPerMinute: nil)
+        case .hangGlider:
+            // Hang gliders trim at 25–30 kt, stall near 15–18 kt and flare to a stop on the feet. Airborne at 25 kt held
+            // for 10 s (a paraglider rarely holds that; a glider always does); landing below 8 kt; on the ground after a
+            // minute below 3 kt at one altitude.
+            FlightProfile(kind: .hangGlider, rollSpeedKnots: 10, airborneSpeedKnots: 25, airborneHoldSeconds: 10, airborneHeightFeet: 100,
+                          landingSpeedKnots: 8, taxiSpeedKnots: 3, taxiSeconds: 60, verticalSpeedFeetPerMinute: nil)
         case .paraglider:
             // Trim speed is about 20 kt. Slower movement is ambiguous by GPS alone: the recorded Riederalp flight rides a
             // gondola at 14 kt while sinking 400 ft/min for 12 minutes before launching. So a paraglider is airborne at

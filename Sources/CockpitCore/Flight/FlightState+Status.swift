@@ -15,13 +15,21 @@ extension StatusSnapshot {
             "lastLanding": flight.landings.last.map { .object($0.json) } ?? .null,
             "takeoffs": .integer(Int64(flight.takeoffs.count)),
             "landings": .integer(Int64(flight.landings.count)),
+            "gaps": .object(flight.gaps.json(at: monotonic)),
         ]
     }
 }
 
 extension FlightState.Transition {
     public var json: JSONObject {
-        ["utc": .optional(utc), "latitudeDegrees": .number(latitudeDegrees, decimals: 5),
-         "longitudeDegrees": .number(longitudeDegrees, decimals: 5), "nearestAirfield": .optional(nearestAirfield)]
+        var object: JSONObject = ["utc": .optional(utc), "latitudeDegrees": .number(latitudeDegrees, decimals: 5),
+                                  "longitudeDegrees": .number(longitudeDegrees, decimals: 5), "nearestAirfield": .optional(nearestAirfield),
+                                  "estimated": .bool(estimated)]
+        if estimated {   // a takeoff or landing inside a GPS gap: between these, worked out so
+            object["earliestUTC"] = .optional(earliestUTC)
+            object["latestUTC"] = .optional(latestUTC)
+            object["estimateMethod"] = .optional(estimateMethod)
+        }
+        return object
     }
 }

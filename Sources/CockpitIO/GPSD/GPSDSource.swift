@@ -5,8 +5,10 @@ import CockpitCore
 
 /// The live GPS source: libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) on its own thread, reading the
 /// report lines from the socket libgps opened (see `readReports` for why not `gps_read`). Every report line is handed on verbatim — to be recorded and then decoded by `gps_unpack` on the
-/// daemon's loop, exactly as in replay. When gpsd is absent, dies or restarts, the source reconnects with backoff
-/// (250 ms doubling to 10 s); the rest of the daemon never waits for it.
+/// daemon's loop, exactly as in replay. When gpsd is absent, dies or restarts, the source reconnects: every 100 ms to a
+/// gpsd on this machine (a refused loopback connect costs microseconds, and a fix must be back within 2 s of gpsd
+/// accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host; the rest of the daemon
+/// never waits for it.
 public final class GPSDSource: Sendable {
     public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         public var host: String
@@ -30,10 +32,20 @@ public final class GPSDSource: Sendable {
             self.port = port
         }
         public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+        /// gpsd on this machine: `localhost`, 127.0.0.0/8 or ::1 (what Debian's gpsd.socket listens on).
+        public var isLocal: Bool {
+            let name = host.lowercased()
+            if name == "localhost" || name == "ip6-localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
+            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+        }
     }
 
     public static let initialBackoffSeconds = 0.25
     public static let maximumBackoffSeconds = 10.0
+    /// Retry interval to a gpsd on this machine (loopback or `localhost`): constant, no backoff.
+    public static let localRetrySeconds = 0.1
 
     public let endpoint: Endpoint
     private let submit: @Sendable (RawInput) -> Void
@@ -56,7 +68,10 @@ public final class GPSDSource: Sendable {
     private func run() {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         defer { data.deallocate() }
-        var backoff = Self.initialBackoffSeconds
+        let local = endpoint.isLocal
+        let firstBackoff = local ? Self.localRetrySeconds : Self.initialBackoffSeconds
+        let longestBackoff = local ? Self.localRetrySeconds : Self.maximumBackoffSeconds
+        var backoff = firstBackoff
         var reportedDisconnected = false
         while !isStopped {
             memset(data, 0, MemoryLayout<gps_data_t>.size)
@@ -67,7 +82,7 @@ public final class GPSDSource: Sendable {
                     reportedDisconnected = true
                 }
                 sleep(seconds: backoff)
-                backoff = min(backoff * 2, Self.maximumBackoffSeconds)
+                backoff = min(backoff * 2, longestBackoff)
                 continue
             }
             if gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) != 0 {
@@ -77,7 +92,7 @@ public final class GPSDSource: Sendable {
             }
             submit(.gpsSource(.connected(endpoint: endpoint.description)))
             reportedDisconnected = false
-            backoff = Self.initialBackoffSeconds
+            backoff = firstBackoff
             let reason = readReports(data)
             gps_close(data)
             if isStopped { break }

@@ -149,12 +149,26 @@ public enum IGCParser {
 
         // Velocity comes from the valid fixes on either side: two each way for 1–2 s loggers (a 4 s baseline
         // smooths GPS jitter, as a receiver's Doppler velocity would be smooth), one each way for slower loggers.
+        // Never across a gap in the log (more than 3 intervals, at least 10 s): the chord across a gap is not a
+        // velocity (a thermalling circle's chord is nearly zero), so the fixes either side use their own side only.
         let reach = median <= 2 ? 2 : 1
+        let gapSeconds = max(10, 3 * median)
         let validIndices = bRecords.indices.filter { bRecords[$0].valid }
+        var segmentFirst = [Int](repeating: 0, count: validIndices.count)
+        var segmentLast = [Int](repeating: 0, count: validIndices.count)
+        for position in validIndices.indices where position > 0 {
+            let jump = absoluteSeconds[validIndices[position]] - absoluteSeconds[validIndices[position - 1]]
+            segmentFirst[position] = jump > gapSeconds ? position : segmentFirst[position - 1]
+        }
+        for position in validIndices.indices.reversed() {
+            let last = position + 1 < validIndices.count && segmentFirst[position + 1] == segmentFirst[position]
+            segmentLast[position] = last ? segmentLast[position + 1] : position
+        }
         var neighbours = [(before: Int, after: Int)](repeating: (0, 0), count: bRecords.count)
         for index in bRecords.indices { neighbours[index] = (index, index) }
         for (position, index) in validIndices.enumerated() {
-            neighbours[index] = (validIndices[max(0, position - reach)], validIndices[min(validIndices.count - 1, position + reach)])
+            neighbours[index] = (validIndices[max(segmentFirst[position], position - reach)],
+                                 validIndices[min(segmentLast[position], position + reach)])
         }
         return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL,
                          invalidFixes: bRecords.filter { !$0.valid }.count, skippedLines: skipped,

@@ -1,0 +1,202 @@
+import Glibc
+
+public struct RadarOptions: Sendable, Equatable {
+    public enum Range: Sendable, Equatable {
+        case auto
+        case fixed(nauticalMiles: Double)
+    }
+    public var range: Range
+    public var northUp: Bool
+    public var symbols: RadarSymbols
+    public var colour: Bool
+
+    public init(range: Range = .auto, northUp: Bool = false, symbols: RadarSymbols = .unicode, colour: Bool = false) {
+        self.range = range
+        self.northUp = northUp
+        self.symbols = symbols
+        self.colour = colour
+    }
+}
+
+/// One drawn picture: the text lines (with SGR colour sequences when asked) and what was used to draw it.
+public struct RadarFrame: Sendable, Equatable {
+    public var lines: [String]
+    public var rangeNauticalMiles: Double
+    /// False when track-up was asked for but the track is unknown (drawn north-up and said so).
+    public var trackUp: Bool
+    public var placements: [RadarPlacement]
+    public var text: String { lines.joined(separator: "\n") }
+
+    public init(lines: [String], rangeNauticalMiles: Double, trackUp: Bool, placements: [RadarPlacement]) {
+        self.lines = lines
+        self.rangeNauticalMiles = rangeNauticalMiles
+        self.trackUp = trackUp
+        self.placements = placements
+    }
+}
+
+/// Draws a `RadarPicture` into a frame of `layout.lineCount` lines: header (track, range), disc, legend.
+public enum RadarRenderer {
+    public static func render(_ picture: RadarPicture, layout: RadarLayout, options: RadarOptions,
+                              previousRangeNauticalMiles: Double? = nil) -> RadarFrame {
+        let symbols = options.symbols
+        let range: Double = switch options.range {
+        case .fixed(let miles): miles
+        case .auto: RadarGeometry.autoRange(distancesNauticalMiles: picture.targets.map(\.distanceNauticalMiles),
+                                            previous: previousRangeNauticalMiles)
+        }
+        let track = picture.ownTrackTrueDegrees
+        let trackUp = !options.northUp && track != nil
+        let up = trackUp ? track! : 0
+        var canvas = RadarCanvas(width: layout.width, height: layout.lineCount)
+        drawRings(&canvas, layout: layout, symbols: symbols)
+        let compass = drawCompass(&canvas, layout: layout, symbols: symbols, up: up, trackUp: trackUp)
+        // Own aircraft: an arrow along the track (straight up when track-up), a plain mark when the track is unknown.
+        let own = track.map { symbols.own(octant: trackUp ? 0 : RadarGeometry.octant($0)) } ?? symbols.ownWithoutTrack
+        canvas.put(own, layout.centreRow, layout.centreColumn, .own, take: true)
+
+        let placements = picture.hasOwnPosition
+            ? RadarGeometry.place(picture.targets, upTrueDegrees: up, rangeNauticalMiles: range, layout: layout) : []
+        drawTargets(&canvas, placements, layout: layout, symbols: symbols)
+        drawRingLabels(&canvas, layout: layout, range: range, avoiding: compass)
+        if let column = layout.listColumn {
+            drawList(&canvas, picture, column: column, rows: 1..<(layout.lineCount - 1), symbols: symbols, track: track)
+        }
+        // A proximity alert leads the header, where the eye lands first.
+        let alert = picture.proximityAlert ? " TRAFFIC " : ""
+        canvas.write(alert, 0, 0, .alertHeader)
+        canvas.write((alert.isEmpty ? "" : " ") + header(picture, symbols: symbols, range: range, auto: options.range == .auto,
+                                                         trackUp: trackUp, northUpAsked: options.northUp),
+                     0, alert.count, .header)
+        canvas.write(symbols.legend(width: layout.width), layout.lineCount - 1, 0, .label)
+        return RadarFrame(lines: canvas.lines(colour: options.colour), rangeNauticalMiles: range, trackUp: trackUp,
+                          placements: placements)
+    }
+
+    static func header(_ picture: RadarPicture, symbols: RadarSymbols, range: Double, auto: Bool, trackUp: Bool,
+                       northUpAsked: Bool) -> String {
+        var text = picture.ownTrackTrueDegrees.map { "TRK \(RadarText.threeDigits($0))\(symbols.degree)T" } ?? "TRK ---"
+        text += trackUp ? "  track-up" : northUpAsked ? "  north-up" : "  north-up (no track)"
+        text += "  \(RadarText.range(range)) nm\(auto ? " auto" : "")"
+        if let reason = picture.unavailableReason { return text + "  traffic: no data (\(reason))" }
+        if !picture.hasOwnPosition {
+            return text + "  no own position: \(picture.targets.count + picture.unplacedTargets) not placed"
+        }
+        let count = picture.targets.count
+        return text + "  \(count) target\(count == 1 ? "" : "s")"
+    }
+
+    static func drawRings(_ canvas: inout RadarCanvas, layout: RadarLayout, symbols: RadarSymbols) {
+        for fraction in [0.5, 1.0] {
+            if symbols.ascii {
+                // One '.' per cell the circle passes through.
+                let steps = 16 * layout.radiusColumns
+                for step in 0..<steps {
+                    let (row, column) = RadarGeometry.cell(screenAngleDegrees: Double(step) * 360 / Double(steps), fraction: fraction,
+                                                           layout: layout)
+                    canvas.put(symbols.ringDot, row, column, .ring)
+                }
+            } else {
+                // Braille dots are square (2 per column, 4 per row): a true circle at 2 × 4 sub-cell resolution, centred
+                // on the centre of the own-aircraft cell.
+                let radiusDots = fraction * Double(layout.radiusRows * 4)
+                let centreX = Double(layout.centreColumn * 2 + 1), centreY = Double(layout.centreRow * 4 + 2)
+                let steps = Int(radiusDots * 8) + 8
+                for step in 0..<steps {
+                    let angle = Double(step) * 2 * .pi / Double(steps)
+                    let x = centreX + sin(angle) * radiusDots - 0.5, y = centreY - cos(angle) * radiusDots - 0.5
+                    canvas.dot(x: Int(x.rounded()), y: Int(y.rounded()), style: .ring)
+                }
+            }
+        }
+    }
+
+    /// Each ring's distance where it crosses the bottom of the disc, moved right past a compass letter there; left out
+    /// where a target or its tag already is (the range is in the header too).
+    static func drawRingLabels(_ canvas: inout RadarCanvas, layout: RadarLayout, range: Double, avoiding: Set<Int>) {
+        for fraction in [0.5, 1.0] {
+            let row = layout.centreRow + Int((fraction * Double(layout.radiusRows)).rounded())
+            let label = RadarText.range(range * fraction) + (fraction == 1 ? "nm" : "")
+            var column = layout.centreColumn + 1
+            while (column..<(column + label.count)).contains(where: { avoiding.contains(row * layout.width + $0) }) { column += 1 }
+            if (column..<(column + label.count)).contains(where: { canvas.isTaken(row, $0) }) { continue }
+            canvas.write(label, row, column, .label)
+        }
+    }
+
+    /// The track (track-up) or N (north-up) at the top of the outer ring, and the cardinal points around it. Returns the
+    /// cells written (row × width + column).
+    static func drawCompass(_ canvas: inout RadarCanvas, layout: RadarLayout, symbols: RadarSymbols, up: Double,
+                            trackUp: Bool) -> Set<Int> {
+        var used: Set<Int> = []
+        let top = layout.centreRow - layout.radiusRows
+        let label = trackUp ? RadarText.threeDigits(up) + symbols.degree : ""
+        let labelColumns = (layout.centreColumn - 2)...(layout.centreColumn + label.count - 1)
+        for (bearing, letter) in [(0.0, "N"), (90, "E"), (180, "S"), (270, "W")] {
+            let angle = RadarGeometry.screenAngle(bearingTrueDegrees: bearing, upTrueDegrees: up)
+            let (row, column) = RadarGeometry.cell(screenAngleDegrees: angle, fraction: 1, layout: layout)
+            if trackUp && row == top && labelColumns.contains(column) { continue }   // under the track label
+            canvas.write(letter, row, column, .label)
+            used.insert(row * layout.width + column)
+        }
+        if trackUp {
+            canvas.write(label, top, layout.centreColumn - 1, .label)
+            for column in labelColumns.dropFirst() { used.insert(top * layout.width + column) }
+        }
+        return used
+    }
+
+    static func style(_ target: RadarTarget) -> RadarStyle {
+        target.proximity ? .alert : target.isDimmed ? .dimmed : .target
+    }
+
+    /// Glyphs first (farthest first, so the nearest wins a shared cell; alerts above all), then the tags of the nearest
+    /// first, each right of its glyph or else left of it, never over another glyph or tag.
+    static func drawTargets(_ canvas: inout RadarCanvas, _ placements: [RadarPlacement], layout: RadarLayout, symbols: RadarSymbols) {
+        let priority = placements.sorted { a, b in
+            if a.target.proximity != b.target.proximity { return a.target.proximity }
+            return a.target.distanceNauticalMiles < b.target.distanceNauticalMiles
+        }
+        for placement in priority.reversed() {
+            let character = placement.beyondRange
+                ? symbols.edge(octant: RadarGeometry.octant(placement.screenAngleDegrees))
+                : symbols.glyph(placement.target.band, dimmed: placement.target.isDimmed)
+            guard !(placement.row == layout.centreRow && placement.column == layout.centreColumn) else { continue }
+            canvas.put(character, placement.row, placement.column, style(placement.target), take: true)
+        }
+        let discRight = layout.centreColumn + layout.radiusColumns
+        for placement in priority {
+            let tag = symbols.tag(placement.target, beyondRange: placement.beyondRange)
+            let right = placement.column + 1, left = placement.column - tag.count
+            let start = [right, left].first { candidate in
+                (candidate..<(candidate + tag.count)).allSatisfy { $0 >= 0 && $0 <= discRight && !canvas.isTaken(placement.row, $0) }
+            }
+            if let start { canvas.write(tag, placement.row, start, style(placement.target), take: true) }
+        }
+    }
+
+    /// Beside the disc: every target, nearest first, with clock position, distance and identifier.
+    static func drawList(_ canvas: inout RadarCanvas, _ picture: RadarPicture, column: Int, rows: Range<Int>,
+                         symbols: RadarSymbols, track: Double?) {
+        var row = rows.lowerBound
+        canvas.write("nearest first", row, column, .label)
+        row += 1
+        for (index, target) in picture.targets.enumerated() {
+            if row == rows.upperBound - 1 && index < picture.targets.count - 1 {
+                canvas.write("+\(picture.targets.count - index) more", row, column, .label)
+                return
+            }
+            guard row < rows.upperBound else { return }
+            let glyph = symbols.glyph(target.band, dimmed: target.isDimmed)
+            let position = track.map {
+                let clock = RadarGeometry.clock(relativeBearingDegrees: target.bearingTrueDegrees - $0)
+                return RadarText.leftPadded(String(clock), 2) + " o'clock"
+            } ?? "brg " + RadarText.threeDigits(target.bearingTrueDegrees) + symbols.degree + "T"
+            var line = "\(glyph)\(RadarText.padded(symbols.tag(target, beyondRange: false), 6))"
+            line += RadarText.leftPadded(RadarText.distance(target.distanceNauticalMiles), 4) + "nm " + position + " " + target.identifier
+            if target.viaRelay { line += " relay" }
+            canvas.write(line, row, column, style(target))
+            row += 1
+        }
+    }
+}
