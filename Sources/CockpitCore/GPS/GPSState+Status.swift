@@ -12,6 +12,7 @@ extension StatusSnapshot {
             "reconnects": .integer(Int64(gps.reconnects)),
         ]
         source["lastDisconnectReason"] = .optional(gps.lastDisconnectReason)
+        source["lastError"] = .optional(gps.sourceConnected == true ? nil : gps.lastConnectError)
         return [
             "status": .string(gpsValidity.rawValue),
             "source": .object(source),

@@ -7,6 +7,8 @@ public struct GPSState: Sendable, Equatable {
     public var sourceEndpoint: String?
     public var sourceStateSince: MonotonicInstant?
     public var lastDisconnectReason: String?
+    /// The most recent failure (the disconnect, or a failed reconnect attempt since).
+    public var lastConnectError: String?
     public var reconnects = 0
 
     public var lastFix: GPSFix?
@@ -90,9 +92,10 @@ public struct GPSState: Sendable, Equatable {
             if sourceConnected != false {
                 effects.append(.log(LogLine(.warning, "gpsd disconnected: \(reason)")))
                 sourceStateSince = now
+                lastDisconnectReason = reason   // why the connection ended (kept while reconnecting)
             }
             sourceConnected = false
-            lastDisconnectReason = reason
+            lastConnectError = reason           // the latest failed attempt
         }
     }
 
