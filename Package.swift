@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
         .target(
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite",
+                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite", "CALSA", "CGPIOD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

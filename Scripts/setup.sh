@@ -2,7 +2,7 @@
 # Installs what a fresh Debian 12 machine with Swift 6.3 lacks for building and testing cockpitd.
 # Idempotent: installs only missing packages. Needs root (or sudo) the first time.
 set -euo pipefail
-packages=(libgps-dev libi2c-dev libsqlite3-dev gpsd pkg-config systemd libxml2-utils librsvg2-bin sqlite3)
+packages=(libgps-dev libi2c-dev libsqlite3-dev gpsd pkg-config systemd libasound2-dev alsa-utils espeak-ng libgpiod-dev gpiod libxml2-utils librsvg2-bin sqlite3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -17,7 +17,7 @@ let binaries: String = {
     return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
 }()
 
-/// `cockpit-bench nearest` (or replay, baro, rss, gpsd, flightlog) runs one section; no argument runs them all.
+/// `cockpit-bench nearest` (or replay, baro, flight, decode, traffic, efb, rss, gpsd, flightlog) runs one section; no argument runs them all.
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { sections.isEmpty || sections.contains(name) }
 
@@ -149,6 +149,48 @@ if wanted("traffic") {
     print("traffic packet: own report \(encoded.count) B (+8 B tag = \(encoded.count + 8) B payload, \(encoded.count + 8 + 28) B on the wire); full relay reply \(reply.count) + 8 B (19 aircraft); encode \(Int(encodeNs)) ns, decode \(Int(decodeNs)) ns, HMAC tag \(Int(tagNs)) ns (checksum \(sink % 7))")
 }
 
+// 1f. EFB outputs: one 1 Hz cycle with 20 traffic targets — the picture (relative geometry), GDL 90 (heartbeat, ForeFlight
+//     ID, ownship, geometric altitude, 20 traffic reports, framed) and FLARM NMEA (RMC, GGA, PGRMZ, PFLAU, 20 PFLAA).
+if wanted("efb") {
+    var engine = Engine()
+    let utc = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
+    let t0 = MonotonicInstant(seconds: 100)
+    let own = GPSFix(utc: utc, mode: .threeDimensional, latitudeDegrees: 47.458056, longitudeDegrees: 8.548056, altitudeMSLMeters: 1_500,
+                     altitudeHAEMeters: 1_548, groundSpeedMetersPerSecond: 50, trackTrueDegrees: 270, climbMetersPerSecond: 1,
+                     horizontalErrorMeters: 4, verticalErrorMeters: 6)
+    _ = engine.handle(.gps(.fix(own)), at: t0)
+    _ = engine.handle(.baro(BaroSample(pressurePascals: 84_000, temperatureCelsius: 20)), at: t0)
+    for index in 0..<20 {
+        let angle = Double(index) * 18
+        let report = TrafficPacket.Report(flags: [.airborne], identifier: UInt32(0x100 + index), sequence: 1, utc: utc,
+                                          latitudeDegrees: 47.458056 + 0.02 * cos(angle * .pi / 180), longitudeDegrees: 8.548056 + 0.03 * sin(angle * .pi / 180),
+                                          altitudeFeet: 4_000 + Double(index) * 100, groundSpeedKnots: 90, trackTrueDegrees: angle,
+                                          verticalSpeedFeetPerMinute: 256)
+        _ = engine.handle(.trafficReport(report), at: t0.adding(seconds: 0.2))
+    }
+    _ = engine.handle(.tick, at: t0.adding(seconds: 0.5))
+    let snapshot = engine.snapshot
+    let ownship = GDL90Ownship(icaoAddress: 0x4B1234, callsign: "HBABC", emitterCategory: 1)
+    let cycles = 20_000
+    var gdl90Bytes = 0, datagrams = 0, nmeaBytes = 0
+    var best = Double.infinity
+    for _ in 0..<5 {
+        gdl90Bytes = 0; datagrams = 0; nmeaBytes = 0
+        let start = MonotonicClock.now()
+        for _ in 0..<cycles {
+            let picture = EFBPicture(snapshot)
+            let frames = GDL90Cycle.messages(picture, ownship: ownship)
+            datagrams &+= frames.count
+            for frame in frames { gdl90Bytes &+= frame.count }
+            nmeaBytes &+= FLARMNMEA.cycle(picture, trafficTransmitting: true).utf8.count
+        }
+        best = min(best, MonotonicClock.now().seconds(since: start))
+    }
+    let perCycle = best / Double(cycles) * 1e6
+    let gdl90PerSecond = gdl90Bytes / cycles, datagramsPerSecond = datagrams / cycles, nmeaPerSecond = nmeaBytes / cycles
+    print("efb: one 1 Hz cycle with \(snapshot.traffic.targets.count) targets (picture + GDL 90 + FLARM NMEA): \(String(Int(perCycle))) µs (best of 5 × \(cycles)); GDL 90 \(datagramsPerSecond) datagrams = \(gdl90PerSecond) B/s payload (\(gdl90PerSecond + datagramsPerSecond * 28) B/s with UDP/IPv4 headers) per destination; FLARM NMEA \(nmeaPerSecond) B/s per client")
+}
+
 // 2. Daemon RSS: idle live daemon, and peak during a max-speed replay (the real binary).
 func spawn(_ arguments: [String]) -> pid_t {
     var actions = posix_spawn_file_actions_t()
@@ -269,6 +311,40 @@ if !wanted("gpsd") {
     close(sender)
 } else {
     print("live gpsd: /usr/sbin/gpsd not installed (bash Scripts/setup.sh), skipped")
+}
+
+// 6. Voice: time from the core's announce effect to the first audio frame written to ALSA, through an ALSA `file`
+// PCM over `null` (no sound card needed): a cabin held at 25,000 ft speaks CHECK OXYGEN and its repeats.
+if wanted("voice") {
+    let home = "/tmp/cockpit-bench-voice-\(getpid())"
+    mkdir(home, 0o700)
+    let config = "pcm.benchcapture { type file slave.pcm \"null\" file \"/dev/null\" format \"raw\" }\n"
+    let fd = open(home + "/.asoundrc", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = Array(config.utf8).withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
+    close(fd)
+    var igc = "AXXXbench\r\nHFDTEDATE:150624,01\r\n"
+    for second in 0..<400 {
+        let t = 10 * 3600 + second
+        let time = [t / 3600, t % 3600 / 60, t % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined()
+        igc += "B\(time)4700000N00800000EA0762007620\r\n"
+    }
+    let igcPath = home + "/climb.igc"
+    let igcFD = open(igcPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = Array(igc.utf8).withUnsafeBufferPointer { write(igcFD, $0.baseAddress!, $0.count) }
+    close(igcFD)
+    let output = home + "/summary.json"
+    let command = "HOME=\(home) \(binaries)/cockpitd replay \(igcPath) --json --audio-device benchcapture --speech-cache \(home)/speech > \(output) 2>/dev/null"
+    _ = system(command)   // first run renders the clips into the cache
+    _ = system(command)
+    let bytes = (try? LineReader.readAll(path: output)) ?? []
+    let spoken = (try? JSONParser.parse(bytes: bytes))?["outputs"]?["alerts-audio"]?["spoken"]?.arrayValue ?? []
+    let latencies = spoken.compactMap { $0["latencyMilliseconds"]?.doubleValue }.sorted()
+    if latencies.isEmpty {
+        print("voice: no announcements measured (is espeak-ng installed?)")
+    } else {
+        print("voice: announce effect → first ALSA frame written: median \(latencies[latencies.count / 2]) ms, max \(latencies.last!) ms over \(latencies.count) announcements (file PCM over null)")
+    }
+    _ = system("rm -rf \(home)")
 }
 
 // 5. The flight log: cost per 1 Hz sample on the core's thread and on the writer; bytes written per hour.

@@ -39,7 +39,7 @@ public enum StatusPanel {
     }
 
     /// Active alerts first, highest priority first: `!! WARNING  CHECK OXYGEN  (2 min)`.
-    static func alertLines(_ alerts: JSONValue?) -> [String] {
+    public static func alertLines(_ alerts: JSONValue?) -> [String] {
         guard let active = alerts?["active"]?.arrayValue, !active.isEmpty else { return [] }
         return active.map { alert in
             let priority = alert["priority"]?.stringValue ?? "?"

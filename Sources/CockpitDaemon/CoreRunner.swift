@@ -25,6 +25,7 @@ public final class CoreRunner {
     private var outputsWantTicks = false
     private var outputsStopped = false
     private var pendingLookups: [AirfieldLookup] = []
+    private var reportedRecorderStop: String?
 
     private var scheduler: TickScheduler
     private var effects: [Effect] = []
@@ -54,9 +55,20 @@ public final class CoreRunner {
     /// Lets time pass with no input: emits every tick that has fallen due by `now`.
     public func advanceClock(to now: MonotonicInstant) {
         while let tick = scheduler.dueTick(atOrBefore: now) {
+            reportRecorderHealth(at: tick)
             apply(.tick, at: tick)
             if flushesRecorderOnTick { recorder?.flush() }
         }
+    }
+
+    /// The recorder is shell state: when it stops (disk full, size limit, write error) the core hears it as a
+    /// `.facility` event so it becomes an advisory alert like any other. Not recorded (the recorder is what failed).
+    private func reportRecorderHealth(at time: MonotonicInstant) {
+        guard let recorder else { return }
+        let reason = recorder.status.stoppedReason
+        guard reason != reportedRecorderStop, reason != "closed" else { return }
+        reportedRecorderStop = reason
+        apply(.facility(FacilityStatus(facility: .recording, stoppedReason: reason)), at: time)
     }
 
     /// Registers an output (at start, before the first input).
@@ -133,6 +145,8 @@ public final class CoreRunner {
             break   // logged by the core; in the snapshot and the replay summary
         case .sendDatagram:
             break   // the traffic output sends it
+        case .announce, .cancelAnnouncement:
+            break   // the alert audio and GPIO outputs carry these out
         }
     }
 }

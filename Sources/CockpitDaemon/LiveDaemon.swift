@@ -29,6 +29,8 @@ public struct LiveOptions: Sendable {
         settings[BaroSettings.self].backend = "none"
         settings[TrafficSettings.self].port = nil
         settings[AirfieldSettings.self].path = "none"
+        settings[GDL90Settings.self].discoveryPort = nil   // EFB outputs off unless a test asks (issue 14)
+        settings[FLARMSettings.self].port = nil
         settings[FlightLogSettings.self].path = nil
     }
 }
@@ -55,9 +57,11 @@ public final class LiveDaemon: Sendable {
         let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
         runner.airfields = airfields
         runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
+        let commands = CommandInlet()
         do {
             runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))
-            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: .dropWhenFull, replayFile: nil)
+            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: .dropWhenFull, replayFile: nil,
+                                        commands: commands)
             for output in try Capabilities.makeOutputs(context) { runner.add(output) }
         } catch {
             throw .settings(error.message)
@@ -82,6 +86,7 @@ public final class LiveDaemon: Sendable {
                               logger: logger, now: { MonotonicClock.now() })
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
+        commands.connect { command in host.loop.execute { host.ingestCommand(command) } }   // the GPIO button, recorded
         let submitLive: @Sendable (RawInput) -> Void = { input in
             let time = MonotonicClock.now()
             host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }

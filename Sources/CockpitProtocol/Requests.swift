@@ -8,6 +8,8 @@ public enum RequestName {
     public static let nearest = "nearest"
     public static let airfield = "airfield"
     public static let hypoxiaAck = "hypoxia.ack"
+    public static let alertsAck = "alerts.ack"
+    public static let alertsTest = "alerts.test"
 }
 
 /// `nearest`: nearest airfields from the aircraft, or from `at` for planning. By default only what the aircraft

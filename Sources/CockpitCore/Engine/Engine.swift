@@ -54,6 +54,19 @@ public struct Engine: Sendable {
             if !hypoxia.acknowledge(at: at, effects: &effects) {
                 effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
             }
+        case .command(.acknowledgeAlerts):
+            let acknowledged = hypoxia.acknowledge(at: at, effects: &effects)
+            alerts.silenceVoice(effects: &effects)
+            effects.append(.log(LogLine(.info, acknowledged ? "alerts acknowledged" : "alerts acknowledge: voice silenced, nothing to acknowledge")))
+        case .command(.testAnnouncement):
+            if !alerts.test(at: at, configuration: configuration.alerts, effects: &effects) {
+                effects.append(.log(LogLine(.info, "alerts test: the voice is busy with an alert")))
+            }
+        case .facility(let status):
+            if alerts.apply(status) {
+                let name = status.facility.rawValue
+                effects.append(.log(status.stoppedReason.map { LogLine(.warning, "\(name) stopped: \($0)") } ?? LogLine(.notice, "\(name) writing again")))
+            }
         case .terrain(let sample):
             terrain = sample
         case .trafficReport(let report):
@@ -87,18 +100,18 @@ public struct Engine: Sendable {
                            utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
             lastTickAt = at
         }
-        updateAlerts(event: event, at: at, newEffects: effects[firstEffect...])
+        updateAlerts(event: event, at: at, effects: &effects, from: firstEffect)
     }
 
     /// Notes alerts and transitions as they happen and rebuilds the active alerts once a second, after an
     /// acknowledgement, and whenever something was raised.
-    private mutating func updateAlerts(event: Event, at: MonotonicInstant, newEffects: ArraySlice<Effect>) {
+    private mutating func updateAlerts(event: Event, at: MonotonicInstant, effects: inout [Effect], from firstEffect: Int) {
         var rebuild = false
         switch event {
-        case .tick, .command: rebuild = true
+        case .tick, .command, .facility: rebuild = true
         default: break
         }
-        for effect in newEffects {
+        for effect in effects[firstEffect...] {
             switch effect {
             case .alert(let alert):
                 alerts.note(alert.kind.name, alert.message, at: at, utc: alert.utc ?? gps.utc(at: at))
@@ -112,7 +125,9 @@ public struct Engine: Sendable {
                 break
             }
         }
-        if rebuild { alerts.rebuild(alertConditions(at: at), at: at, utc: gps.utc(at: at)) }
+        if rebuild {
+            alerts.rebuild(alertConditions(at: at), at: at, utc: gps.utc(at: at), configuration: configuration.alerts, effects: &effects)
+        }
     }
 
     /// Convenience for tests and tools: handle one event and return its effects.

@@ -16,6 +16,8 @@ public enum Event: Sendable, Equatable {
     case trafficReply(TrafficPacket.Reply)
     /// A datagram dropped by the adapter, with the reason (counted).
     case trafficRejected(reason: String)
+    /// A shell facility (the recorder, the flight log) stopped or works again: a fact the core cannot see itself.
+    case facility(FacilityStatus)
     /// The input has ended (a replay reached the end of its file, or the daemon is stopping).
     case endOfInput
     /// The once-a-second heartbeat that advances timers (staleness, dose integration, ages).
@@ -25,6 +27,10 @@ public enum Event: Sendable, Equatable {
 /// Mutating control requests.
 public enum Command: String, Sendable, Equatable, CaseIterable {
     case acknowledgeHypoxia = "hypoxia.ack"
+    /// Acknowledge every acknowledgeable alert and stop the voice (`cockpitctl alerts ack`, the GPIO button).
+    case acknowledgeAlerts = "alerts.ack"
+    /// Speak the test phrase when the voice is free (`cockpitctl alerts test`, for setting the intercom level).
+    case testAnnouncement = "alerts.test"
 }
 
 /// What the core asks the shell to do. The core never performs I/O itself.
@@ -37,6 +43,10 @@ public enum Effect: Sendable, Equatable {
     case flightTransition(FlightState.Transition)
     /// Send this traffic payload to the configured destinations (the shell appends the tag when keyed).
     case sendDatagram([UInt8])
+    /// Speak this now (the voice was free, or this interrupts a lower priority: a cancel comes first).
+    case announce(Announcement)
+    /// Stop this announcement at once if it is still playing (cleared, acknowledged or interrupted).
+    case cancelAnnouncement(id: String)
 }
 
 public struct LogLine: Sendable, Equatable {

@@ -23,6 +23,9 @@ public struct ReplaySummary: Sendable {
     public init() {}
 
     public private(set) var datagramsSent = 0
+    /// What the voice was asked to say, in order (the first 200), and how many were cut off.
+    public private(set) var announcements: [Announcement] = []
+    public private(set) var announcementsCancelled = 0
     public private(set) var takeoffs: [FlightState.Transition] = []
     public private(set) var landings: [FlightState.Transition] = []
 
@@ -30,6 +33,8 @@ public struct ReplaySummary: Sendable {
         switch effect {
         case .alert(let alert): alerts.append(alert)
         case .sendDatagram: datagramsSent += 1
+        case .announce(let announcement): if announcements.count < 200 { announcements.append(announcement) }
+        case .cancelAnnouncement: announcementsCancelled += 1
         case .flightTransition(let transition):
             if transition.kind == .takeoff { takeoffs.append(transition) } else { landings.append(transition) }
         default: break
@@ -75,7 +80,7 @@ public struct ReplaySummary: Sendable {
             if let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
-        case .airfields, .endOfInput, .terrain:
+        case .airfields, .endOfInput, .terrain, .facility:
             return   // derived, not an input
         case .trafficReport, .trafficReply, .trafficRejected:
             otherEvents += 1
@@ -118,6 +123,9 @@ public struct ReplaySummary: Sendable {
                 .object(["utc": .optional(alert.utc), "kind": .string(alert.kind.name), "message": .string(alert.message)])
             }),
             "datagramsSent": .integer(Int64(datagramsSent)),
+            "announcements": .array(announcements.map { .object(["id": .string($0.id), "priority": .string($0.priority.rawValue),
+                                                                 "text": .string($0.text)]) }),
+            "announcementsCancelled": .integer(Int64(announcementsCancelled)),
         ]
     }
 }

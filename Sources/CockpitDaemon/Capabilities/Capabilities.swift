@@ -11,6 +11,8 @@ public enum Capabilities {
         FlightSettings.self,
         FlightLogSettings.self,
         TrafficSettings.self,
+        GDL90Settings.self, FLARMSettings.self,   // EFB outputs (docs/efb.md)
+        AlertSettings.self,
         RecordingSettings.self,
         LoggingSettings.self,
         ReplaySettings.self,

@@ -9,8 +9,12 @@ public struct OutputContext: Sendable {
     public let handOffPolicy: HandOffPolicy
     /// The file being replayed (nil in live mode).
     public let replayFile: String?
+    /// Where an output sends commands for the core (the GPIO acknowledge button); connected by the daemon.
+    public let commands: CommandInlet
 
-    public init(settings: Settings, logger: Logger, handOffPolicy: HandOffPolicy, replayFile: String?) {
+    public init(settings: Settings, logger: Logger, handOffPolicy: HandOffPolicy, replayFile: String?,
+                commands: CommandInlet = CommandInlet()) {
+        self.commands = commands
         self.settings = settings
         self.logger = logger
         self.handOffPolicy = handOffPolicy

@@ -1,0 +1,153 @@
+extension Engine {
+    /// The conditions that make alerts, from the current state (docs/alerts.md lists them). Traffic and sensor-loss
+    /// alerts are inhibited on the ground (a parked aircraft next to another is no conflict; a GPS left indoors is no
+    /// emergency).
+    func alertConditions(at now: MonotonicInstant) -> [AlertBoard.Condition] {
+        var conditions: [AlertBoard.Condition] = []
+        let hypoxiaConfiguration = configuration.hypoxia
+        if hypoxiaConfiguration.alertsEnabled {
+            if hypoxia.alertLatched {
+                let acknowledged = hypoxia.acknowledgedUntil.map { now < $0 } ?? false
+                conditions.append(.init(id: "hypoxia.check-oxygen", kind: "hypoxia.check-oxygen", priority: .warning,
+                                        text: "CHECK OXYGEN", phrase: ["check oxygen"],
+                                        repeatSeconds: configuration.alerts.warningRepeatSeconds,
+                                        clears: "below 9,800 ft cabin with the dose under half the alert level",
+                                        acknowledgeable: true, acknowledged: acknowledged))
+            }
+            for advisory in hypoxia.activeAdvisories {
+                conditions.append(.init(id: "advisory." + advisory.rawValue, kind: "oxygen.advisory", priority: .caution,
+                                        text: advisory.message, phrase: advisory.spokenPhrase, repeatSeconds: nil,
+                                        clears: "200 ft below \(Int(advisory.thresholdFeet)) ft cabin",
+                                        acknowledgeable: false, acknowledged: false))
+            }
+        }
+        for facility in FacilityStatus.Facility.allCases {
+            guard let reason = alerts.stoppedFacilities[facility] else { continue }
+            let name = facility == .recording ? "RECORDING" : "FLIGHT LOG"
+            conditions.append(.init(id: facility.rawValue + ".stopped", kind: facility.rawValue + ".stopped", priority: .advisory,
+                                    text: "\(name) STOPPED: \(reason)",
+                                    phrase: [facility == .recording ? "recording stopped" : "flight log stopped"],
+                                    repeatSeconds: nil, clears: "when it writes again", acknowledgeable: false, acknowledged: false))
+        }
+        guard flight.isAirborne else { return conditions }
+        let own = gps.currentFix(at: now, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+        if own == nil {
+            conditions.append(.init(id: "gps.lost", kind: "gps.lost", priority: .caution, text: "GPS LOST in flight",
+                                    phrase: ["GPS lost"], repeatSeconds: nil, clears: "a current fix, or landing",
+                                    acknowledgeable: false, acknowledged: false))
+        }
+        if baro.samples > 0, baro.validity(at: now, staleAfterSeconds: configuration.baroStaleAfterSeconds) != .valid {
+            conditions.append(.init(id: "baro.lost", kind: "baro.lost", priority: .caution, text: "CABIN BAROMETER LOST in flight",
+                                    phrase: ["cabin barometer lost"], repeatSeconds: nil, clears: "a fresh sample, or landing",
+                                    acknowledgeable: false, acknowledged: false))
+        }
+        if let own {
+            let utc = gps.utc(at: now)
+            for (id, target) in traffic.targets.sorted(by: { $0.key < $1.key }) {
+                guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: utc),
+                      relative.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles,
+                      relative.relativeAltitudeFeet.map({ abs($0) <= configuration.traffic.proximityFeet }) ?? true else { continue }
+                conditions.append(.init(id: "traffic.proximity." + String(id, radix: 16, uppercase: true), kind: "traffic.proximity",
+                                        priority: .caution, text: AlertText.traffic(relative), phrase: AlertText.trafficPhrase(relative),
+                                        repeatSeconds: configuration.alerts.trafficRepeatSeconds,
+                                        clears: "outside the proximity distance or height, or on the ground",
+                                        acknowledgeable: false, acknowledged: false))
+            }
+        }
+        return conditions
+    }
+}
+
+/// Screen texts and spoken phrases of alerts.
+public enum AlertText {
+    /// The clock position of a relative bearing (0° = 12 o'clock), nil without a bearing.
+    static func clock(_ bearingDegrees: Double?) -> Int? {
+        guard let bearing = bearingDegrees else { return nil }
+        var clock = Int((bearing / 30).rounded()) % 12
+        if clock <= 0 { clock += 12 }
+        return clock
+    }
+
+    /// Distance to the tenth of a nautical mile, relative altitude to the hundred feet.
+    static func rounded(_ relative: RelativeTraffic) -> (tenths: Int, hundredsOfFeet: Int?) {
+        (Int((relative.distanceNauticalMiles * 10).rounded()),
+         relative.relativeAltitudeFeet.map { Int((abs($0) / 100).rounded()) * 100 })
+    }
+
+    /// "TRAFFIC 2 o'clock 1.5 nm 500 ft above".
+    public static func traffic(_ relative: RelativeTraffic) -> String {
+        var text = "TRAFFIC"
+        if let clock = clock(relative.relativeBearingDegrees) { text += " \(clock) o'clock" }
+        let (tenths, feet) = rounded(relative)
+        text += " " + String(Double(tenths) / 10) + " nm"
+        if let feet, let signed = relative.relativeAltitudeFeet {
+            text += feet == 0 ? " same altitude" : " \(feet) ft \(signed > 0 ? "above" : "below")"
+        }
+        return text
+    }
+
+    /// "Traffic, two o'clock, one point five miles, five hundred feet above", as clip words.
+    public static func trafficPhrase(_ relative: RelativeTraffic) -> [String] {
+        var words = ["traffic"]
+        if let clock = clock(relative.relativeBearingDegrees) { words += [","] + SpokenNumber.words(clock) + ["o'clock"] }
+        let (tenths, feet) = rounded(relative)
+        words += [","] + SpokenNumber.decimal(tenths: tenths) + [tenths == 10 ? "mile" : "miles"]
+        if let feet, let signed = relative.relativeAltitudeFeet {
+            words += [","] + (feet == 0 ? ["same altitude"] : SpokenNumber.words(feet) + ["feet", signed > 0 ? "above" : "below"])
+        }
+        return words
+    }
+}
+
+/// Numbers as the words a pilot hears ("one thousand five hundred", "one point five"), from a small vocabulary of
+/// clips (`vocabulary`), so any number is composed from clips rendered once.
+public enum SpokenNumber {
+    static let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                       "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+    /// Every word `words` and `decimal` can produce.
+    public static let vocabulary: [String] = ones + tens.filter { !$0.isEmpty } + ["hundred", "thousand", "point", "minus"]
+
+    /// 0…999,999 in words; larger or negative values are clamped into that range with "minus" for negatives.
+    public static func words(_ value: Int) -> [String] {
+        if value < 0 { return ["minus"] + words(-value) }
+        let number = min(value, 999_999)
+        if number >= 1_000 {
+            let rest = number % 1_000
+            return words(number / 1_000) + ["thousand"] + (rest == 0 ? [] : words(rest))
+        }
+        if number >= 100 {
+            let rest = number % 100
+            return [ones[number / 100], "hundred"] + (rest == 0 ? [] : words(rest))
+        }
+        if number >= 20 { return [tens[number / 10]] + (number % 10 == 0 ? [] : [ones[number % 10]]) }
+        return [ones[number]]
+    }
+
+    /// A value in tenths: 15 → "one point five", 20 → "two".
+    public static func decimal(tenths: Int) -> [String] {
+        let whole = words(tenths / 10)
+        return tenths % 10 == 0 ? whole : whole + ["point", ones[abs(tenths % 10)]]
+    }
+}
+
+extension Announcement {
+    /// Every clip word the core can put in an announcement: the shell renders these once, at start.
+    public static let vocabulary: [String] = [
+        "check oxygen", "traffic", "o'clock", "mile", "miles", "feet", "above", "below", "same altitude", "GPS lost",
+        "cabin barometer lost", "recording stopped", "flight log stopped", "oxygen advisory", "crew oxygen required",
+        "crew oxygen required now", "oxygen for all occupants", "cockpit", "audio", "test",
+    ] + SpokenNumber.vocabulary
+}
+
+extension OxygenAdvisory {
+    /// What the voice says for this advisory (the screen has the full text with the rule).
+    public var spokenPhrase: [String] {
+        switch self {
+        case .faaCrewAfter30Minutes, .easaCrewAfter30Minutes: ["oxygen advisory", ",", "crew oxygen required"]
+        case .faaCrewNow: ["oxygen advisory", ",", "crew oxygen required now"]
+        case .faaEveryOccupant, .easaEveryOccupant: ["oxygen advisory", ",", "oxygen for all occupants"]
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import RealModule
+
+/// What the EFB outputs (GDL 90 and FLARM NMEA) send, derived once from a snapshot: the ownship with its honest
+/// pressure altitude, and every traffic target placed relative to it. Pure.
+public struct EFBPicture: Sendable {
+    public struct Target: Sendable {
+        public var identifier: UInt32
+        public var target: TrafficTarget
+        /// Dead-reckoned to the snapshot's instant; nil without an own position.
+        public var relative: RelativeTraffic?
+        /// Within the traffic capability's proximity limits (the status's `proximity`).
+        public var proximate: Bool
+        /// Metres north and east of the ownship (nil without an own position).
+        public var northMeters: Double?
+        public var eastMeters: Double?
+    }
+
+    public var utc: UTCInstant?
+    /// The current fix when it has a valid position (fresh, 2D/3D); nil otherwise.
+    public var fix: GPSFix?
+    /// Pressure altitude (1013.25 hPa) from the cabin barometer — only when its reading is fresh and the cabin is not
+    /// inferred pressurised. Never GPS altitude under another name.
+    public var pressureAltitudeFeet: Double?
+    public var airborne: Bool
+    /// Alerted targets first, then by distance.
+    public var targets: [Target]
+
+    public init(_ snapshot: StatusSnapshot) {
+        utc = snapshot.utc
+        let current = snapshot.currentFix
+        fix = current?.hasValidPosition == true ? current : nil
+        pressureAltitudeFeet = Self.honestPressureAltitudeFeet(snapshot)
+        airborne = snapshot.flight.isAirborne
+        let traffic = snapshot.configuration.traffic
+        var list: [Target] = []
+        list.reserveCapacity(snapshot.traffic.targets.count)
+        for (id, target) in snapshot.traffic.targets {
+            var entry = Target(identifier: id, target: target, relative: nil, proximate: false)
+            if let fix, let relative = TrafficGeometry.relative(target: target, own: fix, now: snapshot.monotonic, ourUTC: snapshot.utc) {
+                entry.relative = relative
+                entry.proximate = relative.distanceNauticalMiles <= traffic.proximityNauticalMiles
+                    && (relative.relativeAltitudeFeet.map { abs($0) <= traffic.proximityFeet } ?? true)
+                let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
+                let bearing = relative.bearingTrueDegrees * .pi / 180
+                entry.northMeters = meters * Double.cos(bearing)
+                entry.eastMeters = meters * Double.sin(bearing)
+            }
+            list.append(entry)
+        }
+        list.sort {
+            if $0.proximate != $1.proximate { return $0.proximate }
+            let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
+            return d0 != d1 ? d0 < d1 : $0.identifier < $1.identifier
+        }
+        targets = list
+    }
+
+    /// The rule both outputs share (docs/efb.md): fresh cabin barometer, cabin not inferred pressurised.
+    public static func honestPressureAltitudeFeet(_ snapshot: StatusSnapshot) -> Double? {
+        guard snapshot.baroValidity == .valid, !snapshot.baro.pressurisedCabinInferred else { return nil }
+        return snapshot.cabinAltitudeFeet
+    }
+
+    /// A target's altitude on the ownship's pressure datum: our pressure altitude plus the GPS altitude difference
+    /// (their report carries GPS MSL). Nil when either side is unknown — never their GPS altitude as pressure altitude.
+    public func targetPressureAltitudeFeet(_ target: Target) -> Double? {
+        guard let own = pressureAltitudeFeet, let difference = target.relative?.relativeAltitudeFeet else { return nil }
+        return own + difference
+    }
+
+    /// Alarm level 0–3 from time to closest approach (FLARM: 3 = 0–8 s, 2 = 9–12 s, 1 = 13–18 s), only for a target
+    /// within the proximity limits and closing.
+    public static func alarmLevel(_ target: Target) -> Int {
+        guard target.proximate, let relative = target.relative, let closure = relative.closureKnots, closure > 1 else { return 0 }
+        let seconds = relative.distanceNauticalMiles / closure * 3600
+        if seconds <= 8 { return 3 }
+        if seconds <= 12 { return 2 }
+        if seconds <= 18 { return 1 }
+        return 0
+    }
+}
+

@@ -1,0 +1,170 @@
+/// Who we are to the EFB: the ownship identity the settings give.
+public struct GDL90Ownship: Sendable, Equatable {
+    /// 24-bit ICAO address (nil: none given — address 0, marked self-assigned).
+    public var icaoAddress: UInt32?
+    public var callsign: String
+    /// ADS-B emitter category (§3.5.1.10), from the flight profile unless set.
+    public var emitterCategory: UInt8
+    public var shortName = "cockpitd"
+    public var longName = "cockpitd"
+
+    public init(icaoAddress: UInt32? = nil, callsign: String = "", emitterCategory: UInt8 = 1) {
+        self.icaoAddress = icaoAddress
+        self.callsign = callsign
+        self.emitterCategory = emitterCategory
+    }
+
+    /// Emitter category of a flight profile: light aeroplane (1), glider (9), hang glider/paraglider (12).
+    public static func emitterCategory(for kind: FlightProfile.Kind) -> UInt8 {
+        switch kind {
+        case .powered: 1
+        case .glider: 9
+        case .hangGlider, .paraglider: 12   // ultralight / hang glider / paraglider
+        }
+    }
+}
+
+/// One second of GDL 90, §2.3 order: heartbeat, ForeFlight ID, ownship, ownship geometric altitude, then one traffic
+/// report per target (alerted targets first). Each element is one framed message (one datagram). Pure.
+public enum GDL90Cycle {
+    public static func messages(_ picture: EFBPicture, ownship: GDL90Ownship) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        out.reserveCapacity(4 + picture.targets.count)
+        let secondsOfDay = picture.utc.map { utc -> Int in
+            let whole = Int64(utc.secondsSinceEpoch.rounded(.down))
+            return Int(((whole % 86_400) + 86_400) % 86_400)
+        }
+        out.append(GDL90Message.heartbeat(gpsPositionValid: picture.fix != nil, utcOK: picture.utc != nil,
+                                          secondsSinceMidnight: secondsOfDay))
+        out.append(GDL90Message.foreFlightID(serial: nil, shortName: ownship.shortName, longName: ownship.longName,
+                                             geometricAltitudeIsMSL: false))
+        out.append(GDL90Message.ownship(ownshipReport(picture, ownship: ownship)))
+        if let fix = picture.fix, let hae = fix.altitudeHAEMeters, hae.isFinite {
+            out.append(GDL90Message.geometricAltitude(heightAboveEllipsoidFeet: UnitConversions.feet(fromMeters: hae),
+                                                      verticalFigureOfMeritMeters: fix.verticalErrorMeters))
+        }
+        for target in picture.targets {
+            guard let report = trafficReport(target, picture: picture) else { continue }
+            out.append(GDL90Message.traffic(report))
+        }
+        return out.map(GDL90Frame.frame)
+    }
+
+    /// §3.4 / §3.5: always sent; without a valid fix latitude, longitude and NIC are 0.
+    public static func ownshipReport(_ picture: EFBPicture, ownship: GDL90Ownship) -> GDL90Report {
+        var report = GDL90Report()
+        report.addressType = ownship.icaoAddress == nil ? .adsbSelfAssigned : .adsbICAO
+        report.address = ownship.icaoAddress ?? 0
+        report.pressureAltitudeFeet = picture.pressureAltitudeFeet
+        report.airborne = picture.airborne
+        report.emitterCategory = ownship.emitterCategory
+        report.callsign = ownship.callsign
+        if let fix = picture.fix {
+            report.latitudeDegrees = fix.latitudeDegrees
+            report.longitudeDegrees = fix.longitudeDegrees
+            report.nic = navigationIntegrityCategory(horizontalErrorMeters: fix.horizontalErrorMeters)
+            report.nacp = navigationAccuracyCategory(horizontalErrorMeters: fix.horizontalErrorMeters)
+            report.horizontalSpeedKnots = fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:))
+            report.verticalSpeedFeetPerMinute = fix.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:))
+            if let track = fix.trackTrueDegrees {
+                report.trackKind = .trueTrack
+                report.trackDegrees = track
+            }
+        }
+        return report
+    }
+
+    /// One 0x14 per target with a position relative to ours (nil without an own fix: there is nothing to relate to).
+    public static func trafficReport(_ target: EFBPicture.Target, picture: EFBPicture) -> GDL90Report? {
+        guard let relative = target.relative else { return nil }
+        let source = target.target.report
+        var report = GDL90Report()
+        report.trafficAlert = target.proximate
+        report.addressType = .adsbSelfAssigned   // cockpitd identifiers are random per flight, never ICAO
+        report.address = target.identifier
+        report.latitudeDegrees = relative.latitudeDegrees
+        report.longitudeDegrees = relative.longitudeDegrees
+        report.pressureAltitudeFeet = picture.targetPressureAltitudeFeet(target)
+        report.airborne = source.flags.contains(.airborne)
+        report.extrapolated = relative.deadReckoned
+        if let track = source.trackTrueDegrees {
+            report.trackKind = .trueTrack
+            report.trackDegrees = track
+        }
+        report.horizontalSpeedKnots = source.groundSpeedKnots
+        report.verticalSpeedFeetPerMinute = source.verticalSpeedFeetPerMinute
+        report.callsign = String(target.identifier, radix: 16, uppercase: true)
+        report.emergencyCode = source.flags.contains(.emergency) ? 1 : 0
+        return report
+    }
+
+    /// NACp (§3.5.1.6 / DO-260B) from the receiver's estimated horizontal error (95 %): 11 < 3 m … 1 < 10 nm, 0 unknown.
+    public static func navigationAccuracyCategory(horizontalErrorMeters: Double?) -> UInt8 {
+        guard let error = horizontalErrorMeters, error.isFinite, error >= 0 else { return 0 }
+        let limits: [(Double, UInt8)] = [(3, 11), (10, 10), (30, 9), (92.6, 8), (185.2, 7), (555.6, 6), (926, 5),
+                                         (1_852, 4), (3_704, 3), (7_408, 2), (18_520, 1)]
+        return limits.first { error < $0.0 }?.1 ?? 0
+    }
+
+    /// NIC from the same estimate used as a containment radius: 11 < 7.5 m, 10 < 25 m, 9 < 75 m, 8 < 0.1 nm, 7 < 0.2 nm,
+    /// 6 < 0.6 nm, 5 < 1 nm, 4 < 2 nm, 3 < 4 nm, 2 < 8 nm, 1 < 20 nm, 0 unknown. (A GPS receiver without RAIM reports no
+    /// protection level; docs/efb.md says so.)
+    public static func navigationIntegrityCategory(horizontalErrorMeters: Double?) -> UInt8 {
+        guard let error = horizontalErrorMeters, error.isFinite, error >= 0 else { return 0 }
+        let limits: [(Double, UInt8)] = [(7.5, 11), (25, 10), (75, 9), (185.2, 8), (370.4, 7), (1_111.2, 6), (1_852, 5),
+                                         (3_704, 4), (7_408, 3), (14_816, 2), (37_040, 1)]
+        return limits.first { error < $0.0 }?.1 ?? 0
+    }
+}
+
+/// EFBs found by ForeFlight's discovery broadcast (UDP 63093, JSON with `App` and `GDL90.port`): an address is sent
+/// to while its broadcasts keep coming and dropped after `silenceSeconds` of silence on the core's timeline. Pure.
+public struct GDL90Discovery: Sendable, Equatable {
+    public struct Client: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var app: String
+        public var firstHeard: MonotonicInstant
+        public var lastHeard: MonotonicInstant
+    }
+
+    public var silenceSeconds = 15.0
+    public private(set) var clients: [Client] = []
+    public private(set) var accepted = 0
+    public private(set) var rejected = 0
+    public private(set) var lastRejection: String?
+    public private(set) var expired = 0
+
+    public init() {}
+
+    /// A broadcast from `host` heard at `now`.
+    public mutating func heard(_ payload: [UInt8], from host: String, at now: MonotonicInstant) {
+        guard payload.count <= 4_096 else { reject("datagram of \(payload.count) bytes"); return }
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes: payload) } catch { reject("not JSON: \(error)"); return }
+        guard let app = json["App"]?.stringValue else { reject("no \"App\""); return }
+        guard let port = json["GDL90"]?["port"]?.int64Value, port > 0, port <= 65_535 else { reject("no valid \"GDL90\".\"port\""); return }
+        accepted += 1
+        if let index = clients.firstIndex(where: { $0.host == host }) {
+            clients[index].port = Int(port)   // the port may change
+            clients[index].app = String(app.prefix(64))
+            clients[index].lastHeard = now
+        } else if clients.count < 64 {
+            clients.append(Client(host: host, port: Int(port), app: String(app.prefix(64)), firstHeard: now, lastHeard: now))
+        } else {
+            reject("more than 64 EFBs")
+        }
+    }
+
+    /// Drops every client silent for longer than `silenceSeconds`.
+    public mutating func expire(at now: MonotonicInstant) {
+        let before = clients.count
+        clients.removeAll { now.seconds(since: $0.lastHeard) > silenceSeconds }
+        expired += before - clients.count
+    }
+
+    private mutating func reject(_ reason: String) {
+        rejected += 1
+        lastRejection = reason
+    }
+}
