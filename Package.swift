@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "cockpitd",
             dependencies: [
-                "CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitProtocol",
+                "CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitProtocol", "CockpitClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -17,7 +17,7 @@ let binaries: String = {
     return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
 }()
 
-/// `cockpit-bench nearest` (or replay, baro, flight, decode, traffic, efb, rss, gpsd) runs one section; no argument runs them all.
+/// `cockpit-bench nearest` (or replay, baro, flight, decode, traffic, efb, rss, gpsd, flightlog) runs one section; no argument runs them all.
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { sections.isEmpty || sections.contains(name) }
 
@@ -391,3 +391,6 @@ if wanted("voice") {
     }
     _ = system("rm -rf \(home)")
 }
+
+// 5. The flight log: cost per 1 Hz sample on the core's thread and on the writer; bytes written per hour.
+if wanted("flightlog") { try flightLogBenchmark(flight: flight, logger: logger) }

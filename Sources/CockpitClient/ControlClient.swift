@@ -75,13 +75,15 @@ public final class ControlClient {
 
     /// Reads one newline-terminated line; nil when the daemon closed the connection.
     public func readLine() throws(Failure) -> String? {
+        var scanned = 0   // bytes already known to hold no newline: a long answer (an export) is scanned once
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
+            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
+            scanned = buffer.count
             let count = chunk.withUnsafeMutableBufferPointer { recv(fd, $0.baseAddress!, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }

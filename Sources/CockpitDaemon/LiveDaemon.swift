@@ -19,7 +19,7 @@ public struct LiveOptions: Sendable {
         self.settings = settings
     }
 
-    /// Defaults, with a socket, an optional recording and a gpsd (nil: none); the barometer off.
+    /// Defaults, with a socket, an optional recording and a gpsd (nil: none); the barometer and the flight log off.
     public init(socketPath: String, recordPath: String? = nil,
                 gpsd: GPSDSource.Endpoint? = GPSDSource.Endpoint(host: "localhost", port: "2947")) {
         settings = Settings(mode: .run)
@@ -31,6 +31,7 @@ public struct LiveOptions: Sendable {
         settings[AirfieldSettings.self].path = "none"
         settings[GDL90Settings.self].discoveryPort = nil   // EFB outputs off unless a test asks (issue 14)
         settings[FLARMSettings.self].port = nil
+        settings[FlightLogSettings.self].path = nil
     }
 }
 

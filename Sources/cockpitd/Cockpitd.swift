@@ -17,7 +17,7 @@ struct Cockpitd: ParsableCommand {
             (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
             """,
         version: CockpitVersion.full,
-        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, SettingsTable.self],
+        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, SettingsTable.self, FlightLog.self],
         defaultSubcommand: Run.self)
 }
 

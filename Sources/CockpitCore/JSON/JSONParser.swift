@@ -103,39 +103,36 @@ public struct JSONParser {
 
     private mutating func parseString() throws(Error) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // UTF-8 bytes, decoded once at the end: appending to a String piece by piece copied it every time, which made
+        // a 2 MB answer with many escapes (an export) take a minute to parse.
+        var out: [UInt8] = []
         var runStart = index
-        var utf8Run: [UInt8] = []
-        func flushRun(_ end: Int, _ scalars: inout String.UnicodeScalarView) {
-            if end > runStart {
-                utf8Run.removeAll(keepingCapacity: true)
-                utf8Run.append(contentsOf: bytes[runStart..<end])
-                scalars.append(contentsOf: String(decoding: utf8Run, as: UTF8.self).unicodeScalars)
-            }
+        func flushRun(_ end: Int, _ out: inout [UInt8]) {
+            if end > runStart { out.append(contentsOf: bytes[runStart..<end]) }
         }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flushRun(index, &scalars)
+                flushRun(index, &out)
                 index += 1
-                return String(scalars)
+                return String(decoding: out, as: UTF8.self)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte == UInt8(ascii: "\\") {
-                flushRun(index, &scalars)
+                flushRun(index, &out)
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): out.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -147,7 +144,7 @@ public struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid code point") }
-                    scalars.append(scalar)
+                    UTF8.encode(scalar) { out.append($0) }
                 default: throw error("invalid escape")
                 }
                 runStart = index

@@ -9,6 +9,7 @@ public enum Capabilities {
         HypoxiaSettings.self,
         AirfieldSettings.self,
         FlightSettings.self,
+        FlightLogSettings.self,
         TrafficSettings.self,
         GDL90Settings.self, FLARMSettings.self,   // EFB outputs (docs/efb.md)
         AlertSettings.self,

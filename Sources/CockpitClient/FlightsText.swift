@@ -1,0 +1,31 @@
+public import CockpitCore
+
+/// `cockpitctl flights` / `cockpitd flight-log list`: one line per flight.
+public enum FlightsText {
+    public static func render(_ flights: JSONValue) -> String {
+        let list = flights.arrayValue ?? []
+        guard !list.isEmpty else { return "No flights in the log." }
+        var lines = ["  id  takeoff (UTC)         from    landing (UTC)         to      max GPS ft  >10k min  alerts  end"]
+        for flight in list {
+            let id = flight["id"]?.int64Value.map(String.init) ?? "?"
+            let takeoff = flight["takeoff"]?["utc"]?.stringValue ?? "?"
+            let landing = flight["landing"]?["utc"]?.stringValue ?? "(in flight)"
+            let from = flight["takeoff"]?["nearestAirfield"]?.stringValue ?? "-"
+            let to = flight["landing"]?["nearestAirfield"]?.stringValue ?? "-"
+            let maximum = flight["maximumGPSAltitudeFeet"]?.doubleValue.map { String(Int($0.rounded())) } ?? "-"
+            let above = flight["secondsAbove10000Feet"]?.doubleValue.map { String(Int(($0 / 60).rounded())) } ?? "0"
+            let alerts = flight["alerts"]?.int64Value.map(String.init) ?? "0"
+            var end = flight["end"]?.stringValue ?? "open"
+            if flight["startedInFlight"]?.boolValue == true { end += ", started in flight" }
+            lines.append(pad(id, 4, right: true) + "  " + pad(takeoff, 20) + "  " + pad(from, 6) + "  " + pad(landing, 20) + "  "
+                         + pad(to, 6) + "  " + pad(maximum, 10, right: true) + "  " + pad(above, 8, right: true) + "  "
+                         + pad(alerts, 6, right: true) + "  " + end)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}

@@ -1,0 +1,163 @@
+/// Files pilots' tools read, made from a logged flight (pure: text in, text out).
+/// - IGC (FAI IGC technical specification, appendix A): B records with pressure altitude (the cabin's, ISA) and
+///   GNSS altitude; `X` manufacturer code as for an unregistered logger; cockpitd replays it.
+/// - GPX 1.1 (topografix.com/GPX/1/1): one track, a point per sample with `ele` (metres MSL) and `time`.
+/// - KML 2.2 (OGC 07-147r2): an extruded LineString at absolute altitude, takeoff and landing placemarks.
+public enum FlightExport {
+    public enum Format: String, Sendable, CaseIterable {
+        case igc, gpx, kml, svg
+        public var fileExtension: String { rawValue }
+    }
+
+    public static func render(_ format: Format, flight: FlightLogFlight, samples: [FlightLogSample],
+                              alerts: [FlightLogAlert], software: String) -> String {
+        switch format {
+        case .igc: igc(flight: flight, samples: samples, software: software)
+        case .gpx: gpx(flight: flight, samples: samples, software: software)
+        case .kml: kml(flight: flight, samples: samples)
+        case .svg: FlightProfileSVG.render(flight: flight, samples: samples, alerts: alerts)
+        }
+    }
+
+    /// Samples with a position, one per GPS fix (a tick without a new fix repeats the previous one).
+    public static func fixes(_ samples: [FlightLogSample]) -> [FlightLogSample] {
+        var result: [FlightLogSample] = []
+        result.reserveCapacity(samples.count)
+        for sample in samples where sample.latitudeDegrees != nil && sample.longitudeDegrees != nil {
+            if let last = result.last, let fix = sample.fixUTC, last.fixUTC == fix { continue }
+            result.append(sample)
+        }
+        return result
+    }
+
+    // MARK: IGC
+
+    public static func igc(flight: FlightLogFlight, samples: [FlightLogSample], software: String) -> String {
+        let points = fixes(samples)
+        let first = (points.first?.fixUTC ?? points.first?.utc ?? flight.takeoff.utc).civil
+        let haeAvailable = points.contains { $0.gpsAltitudeHAEFeet != nil }
+        var lines = [
+            "AXCKCPD cockpitd flight log \(flight.id)",
+            "HFDTEDATE:\(FixedText.padded(first.day, width: 2))\(FixedText.padded(first.month, width: 2))\(FixedText.padded(first.year % 100, width: 2)),01",
+            "HFPLTPILOTINCHARGE:",
+            "HFGTYGLIDERTYPE:",
+            "HFGIDGLIDERID:",
+            "HFDTMGPSDATUM:WGS84",
+            "HFRFWFIRMWAREVERSION:\(software)",
+            "HFFTYFRTYPE:cockpitd,unregistered",
+            // GNSS altitude above the ellipsoid (the IGC default) when the fixes had it, else above the geoid.
+            "HFALGALTGPS:\(haeAvailable ? "ELL" : "GEO")",
+            "HFALPALTPRESSURE:ISA",
+        ]
+        lines.reserveCapacity(lines.count + points.count + 4)
+        for point in points {
+            guard let latitude = point.latitudeDegrees, let longitude = point.longitudeDegrees else { continue }
+            let time = (point.fixUTC ?? point.utc).civil
+            let pressureMeters = point.cabinAltitudeFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
+            let gnssFeet = haeAvailable ? point.gpsAltitudeHAEFeet : point.gpsAltitudeMSLFeet
+            let gnssMeters = gnssFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
+            lines.append("B" + FixedText.padded(time.hour, width: 2) + FixedText.padded(time.minute, width: 2)
+                         + FixedText.padded(time.second, width: 2) + igcAngle(latitude, degreeDigits: 2, positive: "N", negative: "S")
+                         + igcAngle(longitude, degreeDigits: 3, positive: "E", negative: "W")
+                         + (gnssFeet == nil ? "V" : "A") + igcAltitude(pressureMeters) + igcAltitude(gnssMeters))
+        }
+        for alert in flightAlertsComment(flight) { lines.append(alert) }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func flightAlertsComment(_ flight: FlightLogFlight) -> [String] {
+        var lines = ["LXCKtakeoff \(flight.takeoff.utc.iso8601) \(flight.takeoff.nearestAirfield ?? "")"]
+        if let landing = flight.landing { lines.append("LXCK\(flight.end?.rawValue ?? "landed") \(landing.utc.iso8601) \(landing.nearestAirfield ?? "")") }
+        return lines
+    }
+
+    /// DDMMmmm (or DDDMMmmm) and the hemisphere letter: minutes in thousandths, rounded.
+    static func igcAngle(_ degrees: Double, degreeDigits: Int, positive: String, negative: String) -> String {
+        let magnitude = abs(degrees)
+        var whole = Int(magnitude)
+        var thousandths = Int(((magnitude - Double(whole)) * 60_000).rounded())
+        if thousandths >= 60_000 {
+            whole += 1
+            thousandths -= 60_000
+        }
+        return FixedText.padded(whole, width: degreeDigits) + FixedText.padded(thousandths, width: 5)
+            + (degrees < 0 ? negative : positive)
+    }
+
+    /// Five characters, negative values as `-0012`; clamped to what fits.
+    static func igcAltitude(_ meters: Int) -> String {
+        FixedText.padded(min(99_999, max(-9_999, meters)), width: 5)
+    }
+
+    // MARK: GPX and KML
+
+    public static func gpx(flight: FlightLogFlight, samples: [FlightLogSample], software: String) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<gpx version="1.1" creator="\#(xmlEscaped(software))" xmlns="http://www.topografix.com/GPX/1/1">"#,
+            "<metadata><name>\(xmlEscaped(title(flight)))</name><time>\(flight.takeoff.utc.iso8601)</time></metadata>",
+            "<trk><name>\(xmlEscaped(title(flight)))</name><trkseg>",
+        ]
+        for sample in samples {
+            guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees else { continue }
+            var point = #"<trkpt lat="\#(FixedText.format(latitude, decimals: 7))" lon="\#(FixedText.format(longitude, decimals: 7))">"#
+            if let feet = sample.gpsAltitudeFeet { point += "<ele>\(FixedText.format(UnitConversions.meters(fromFeet: feet), decimals: 1))</ele>" }
+            point += "<time>\(sample.utc.iso8601)</time></trkpt>"
+            lines.append(point)
+        }
+        lines += ["</trkseg></trk>", "</gpx>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func kml(flight: FlightLogFlight, samples: [FlightLogSample]) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<kml xmlns="http://www.opengis.net/kml/2.2">"#,
+            "<Document><name>\(xmlEscaped(title(flight)))</name>",
+            #"<Style id="track"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle><PolyStyle><color>4d0000ff</color></PolyStyle></Style>"#,
+        ]
+        lines.append(placemark("Takeoff", flight.takeoff))
+        if let landing = flight.landing { lines.append(placemark(flight.end == .landed ? "Landing" : "End (\(flight.end?.rawValue ?? "open"))", landing)) }
+        lines += ["<Placemark><name>Track</name><styleUrl>#track</styleUrl>",
+                  "<LineString><extrude>1</extrude><tessellate>0</tessellate><altitudeMode>absolute</altitudeMode><coordinates>"]
+        for sample in samples {
+            guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees else { continue }
+            let meters = sample.gpsAltitudeFeet.map(UnitConversions.meters(fromFeet:)) ?? 0
+            lines.append("\(FixedText.format(longitude, decimals: 7)),\(FixedText.format(latitude, decimals: 7)),\(FixedText.format(meters, decimals: 1))")
+        }
+        lines += ["</coordinates></LineString></Placemark>", "</Document>", "</kml>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func placemark(_ name: String, _ place: FlightLogPlace) -> String {
+        guard let latitude = place.latitudeDegrees, let longitude = place.longitudeDegrees else { return "" }
+        let label = name + (place.nearestAirfield.map { " " + $0 } ?? "") + " " + place.utc.iso8601
+        return "<Placemark><name>\(xmlEscaped(label))</name><TimeStamp><when>\(place.utc.iso8601)</when></TimeStamp>"
+            + "<Point><coordinates>\(FixedText.format(longitude, decimals: 7)),\(FixedText.format(latitude, decimals: 7)),0</coordinates></Point></Placemark>"
+    }
+
+    static func title(_ flight: FlightLogFlight) -> String {
+        var text = "Flight \(flight.id) \(flight.takeoff.utc.iso8601)"
+        if let from = flight.takeoff.nearestAirfield { text += " from \(from)" }
+        if let to = flight.landing?.nearestAirfield { text += " to \(to)" }
+        return text
+    }
+
+    public static func xmlEscaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default:
+                if let ascii = character.asciiValue, ascii < 0x20, ascii != 0x09, ascii != 0x0A { continue }
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,178 @@
+import CockpitCore
+import CockpitIO
+import Logging
+import Synchronization
+
+/// Turns the 1 Hz ticks and the flight/alert effects into flight-log rows. On the core's thread it only builds a
+/// small value and offers it to the writer (`BoundedHandOff`); the writer commits each row in its own transaction
+/// (≥ 1 commit a second). A full disk or an I/O error stops logging with a status flag; the daemon keeps flying.
+final class FlightLogOutput: RunnerOutput {
+    let name = "flight-log"
+    let wantsTicks = true
+    let path: String
+    let limitBytes: Int64
+    let synchronous: FlightLogWriter.Synchronous
+    private let closesAtEnd: Bool
+    private let handOff: BoundedHandOff<Job>?
+    private let box: WriterBox
+    private let shared: SharedBox
+    /// Core thread only: the last sample's UTC (a transition or alert without a UTC of its own gets it).
+    private var lastUTC: UTCInstant?
+    private var skippedNoTime: Int64 = 0
+    private var stopped = false
+
+    enum Job: Sendable {
+        case item(FlightLogWriter.Item)
+        /// Checkpoint the WAL into the file and close it (a clean stop).
+        case close
+    }
+
+    struct Shared {
+        var written: Int64 = 0
+        var failed: Int64 = 0
+        var lastError: String?
+        var state = "logging"
+        var diskFull = false
+        var counters = FlightLogWriter.Counters()
+        var openFlight: Int64?
+        var usedBytes: Int64?
+    }
+
+    final class SharedBox: Sendable {
+        let lock: Mutex<Shared>
+        init(_ initial: Shared) { lock = Mutex(initial) }
+        func withLock<T: Sendable>(_ body: (inout Shared) -> T) -> T { lock.withLock { body(&$0) } }
+    }
+
+    /// The writer, touched only on the hand-off's serial queue.
+    final class WriterBox: @unchecked Sendable {
+        var writer: FlightLogWriter?
+    }
+
+    init(path: String, limitBytes: Int64, synchronous: FlightLogWriter.Synchronous, policy: HandOffPolicy,
+         closesAtEnd: Bool, logger: Logger) {
+        self.path = path
+        self.limitBytes = limitBytes
+        self.synchronous = synchronous
+        self.closesAtEnd = closesAtEnd
+        let box = WriterBox()
+        var initial = Shared()
+        do {
+            let writer = try FlightLogWriter(path: path, limitBytes: limitBytes, synchronous: synchronous)
+            box.writer = writer
+            initial.counters = writer.counters
+            initial.usedBytes = try? writer.usedBytes()
+            if writer.counters.recoveredFlights > 0 {
+                logger.notice("flight log: \(writer.counters.recoveredFlights) flight(s) left open by a power cut closed as ended unexpectedly")
+            }
+        } catch {
+            initial.state = "not open"
+            initial.failed = 1
+            initial.lastError = error.description
+            initial.diskFull = error.code == 13
+            logger.error("flight log \(path): \(error) — not logging; the daemon keeps running")
+        }
+        self.box = box
+        let shared = SharedBox(initial)
+        self.shared = shared
+        guard box.writer != nil else {
+            handOff = nil
+            return
+        }
+        handOff = BoundedHandOff(label: "cockpitd.flight-log", capacity: 600, policy: policy) { [box] job in
+            switch job {
+            case .item(let item): Self.write(item, box: box, shared: shared, logger: logger)
+            case .close:
+                box.writer?.checkpoint()
+                box.writer = nil
+                shared.withLock { if $0.state == "logging" { $0.state = "closed" } }
+            }
+        }
+    }
+
+    private static func write(_ item: FlightLogWriter.Item, box: WriterBox, shared: SharedBox, logger: Logger) {
+        guard let writer = box.writer else { return }
+        do {
+            try writer.write(item)
+            let counters = writer.counters
+            let open = writer.openFlight?.id
+            let used = counters.samples % 60 == 0 ? try? writer.usedBytes() : nil
+            shared.withLock {
+                $0.written = counters.samples
+                $0.counters = counters
+                $0.openFlight = open
+                if let used { $0.usedBytes = used }
+            }
+        } catch {
+            // SQLITE_FULL (13) and SQLITE_IOERR (10, any extended code): the medium is full or failing. Stop writing
+            // (each further attempt would fail the same way and wear the card); everything committed stays readable.
+            let primary = error.code & 0xFF
+            let stop = primary == 13 || primary == 10
+            shared.withLock {
+                $0.failed += 1
+                $0.lastError = error.description
+                if stop {
+                    $0.state = primary == 13 ? "stopped: disk full" : "stopped: I/O error"
+                    $0.diskFull = primary == 13
+                }
+            }
+            if stop {
+                logger.error("flight log \(writer.path): \(error) — logging stopped; the daemon keeps running")
+                box.writer = nil
+            }
+        }
+    }
+
+    func handle(_ event: OutputEvent) {
+        guard let handOff, !stopped else { return }
+        switch event {
+        case .tick(let snapshot):
+            guard let sample = FlightLogSample(snapshot) else {
+                skippedNoTime += 1
+                return
+            }
+            lastUTC = sample.utc
+            handOff.offer(.item(.sample(sample)))
+        case .effect(.flightTransition(let transition), _):
+            guard let utc = transition.utc ?? lastUTC else { return }
+            let place = FlightLogPlace(utc: utc, latitudeDegrees: transition.latitudeDegrees, longitudeDegrees: transition.longitudeDegrees,
+                                       nearestAirfield: transition.nearestAirfield)
+            handOff.offer(.item(transition.kind == .takeoff ? .takeoff(place) : .landing(place)))
+        case .effect(.alert(let alert), _):
+            guard let utc = alert.utc ?? lastUTC else { return }
+            handOff.offer(.item(.alert(FlightLogAlert(utc: utc, kind: alert.kind.name, message: alert.message))))
+        case .effect, .finished:
+            break
+        }
+    }
+
+    func status() -> OutputStatus {
+        var status = OutputStatus(unit: "samples")
+        let shared = self.shared.withLock { $0 }
+        status.sent = shared.written
+        status.failed = shared.failed
+        status.lastError = shared.lastError
+        status.dropped = handOff?.dropped ?? 0
+        status.details = [
+            "file": .string(path), "state": .string(shared.state), "diskFull": .bool(shared.diskFull),
+            "synchronous": .string(synchronous.rawValue.lowercased()),
+            "commits": .integer(shared.counters.commits), "walBytesWritten": .integer(shared.counters.walBytes),
+            "usedBytes": .optional(shared.usedBytes), "limitBytes": .integer(limitBytes),
+            "openFlight": .optional(shared.openFlight), "prunedFlights": .integer(shared.counters.prunedFlights),
+            "recoveredFlights": .integer(shared.counters.recoveredFlights), "skippedWithoutUTC": .integer(skippedNoTime),
+        ]
+        return status
+    }
+
+    func stop() {
+        guard !stopped, let handOff else { return }
+        stopped = true
+        // Everything already offered, then (a replay) close an open flight, then checkpoint and close the file —
+        // all on the writer's queue (the writer is never shared between threads). After a drain there is room.
+        handOff.drain()
+        if closesAtEnd { handOff.offer(.item(.endOfInput)) }
+        handOff.drain()
+        handOff.offer(.close)
+        handOff.drain()
+    }
+}

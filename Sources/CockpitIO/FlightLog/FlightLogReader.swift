@@ -1,0 +1,110 @@
+public import CockpitCore
+
+/// Reads a flight log (the daemon's control requests, `cockpitd flight-log` on a copied file). Read-only; a file on
+/// read-only media (or without its -shm) is opened immutable.
+public final class FlightLogReader {
+    let database: SQLiteDatabase
+
+    /// Samples this long before a takeoff and after a landing go with a flight's export (the ground roll, so a
+    /// replay of the export sees the same takeoff and landing).
+    public static let exportMarginSeconds = 120.0
+
+    public init(path: String) throws(SQLiteDatabase.Failure) {
+        if let readOnly = try? Self.open(path, .readOnly) {
+            database = readOnly
+        } else {
+            database = try Self.open(path, .immutable)
+        }
+    }
+
+    static func open(_ path: String, _ mode: SQLiteDatabase.Mode) throws(SQLiteDatabase.Failure) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, mode: mode)
+        _ = try database.prepare("SELECT count(*) FROM flights").step()
+        return database
+    }
+
+    public func flights() throws(SQLiteDatabase.Failure) -> [FlightLogFlight] {
+        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns) FROM flights ORDER BY takeoff_utc")
+        var result: [FlightLogFlight] = []
+        while try statement.step() { result.append(FlightLogSchema.flight(statement)) }
+        return result
+    }
+
+    public func flight(id: Int64) throws(SQLiteDatabase.Failure) -> FlightLogFlight? {
+        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns) FROM flights WHERE id = ?1")
+        statement.bind(1, id)
+        return try statement.step() ? FlightLogSchema.flight(statement) : nil
+    }
+
+    /// Samples with `from <= utc <= to`, oldest first.
+    public func samples(from: UTCInstant, to: UTCInstant) throws(SQLiteDatabase.Failure) -> [FlightLogSample] {
+        let statement = try database.prepare("SELECT \(FlightLogSchema.sampleColumns) FROM samples WHERE utc >= ?1 AND utc <= ?2 ORDER BY utc")
+        statement.bind(1, from.secondsSinceEpoch)
+        statement.bind(2, to.secondsSinceEpoch)
+        var result: [FlightLogSample] = []
+        while try statement.step() { result.append(FlightLogSchema.sample(statement)) }
+        return result
+    }
+
+    public func alerts(from: UTCInstant, to: UTCInstant) throws(SQLiteDatabase.Failure) -> [FlightLogAlert] {
+        let statement = try database.prepare("SELECT utc, kind, message FROM alerts WHERE utc >= ?1 AND utc <= ?2 ORDER BY utc")
+        statement.bind(1, from.secondsSinceEpoch)
+        statement.bind(2, to.secondsSinceEpoch)
+        var result: [FlightLogAlert] = []
+        while try statement.step() {
+            result.append(FlightLogAlert(utc: UTCInstant(secondsSinceEpoch: statement.double(0) ?? 0),
+                                         kind: statement.text(1) ?? "", message: statement.text(2) ?? ""))
+        }
+        return result
+    }
+
+    /// The newest sample's UTC (nil: an empty log).
+    public func latestSampleUTC() throws(SQLiteDatabase.Failure) -> UTCInstant? {
+        let statement = try database.prepare("SELECT max(utc) FROM samples")
+        return try statement.step() ? statement.double(0).map(UTCInstant.init) : nil
+    }
+
+    /// One minute of the rollup.
+    public struct Minute: Sendable, Equatable {
+        public var start: UTCInstant
+        public var samples: Int
+        public var gpsMinimumFeet: Double?, gpsMaximumFeet: Double?, gpsMeanFeet: Double?
+        public var cabinMinimumFeet: Double?, cabinMaximumFeet: Double?, cabinMeanFeet: Double?
+    }
+
+    public func minutes(from: UTCInstant, to: UTCInstant) throws(SQLiteDatabase.Failure) -> [Minute] {
+        let statement = try database.prepare("""
+            SELECT minute, samples, gps_min_ft, gps_max_ft, gps_sum_ft, gps_count, cabin_min_ft, cabin_max_ft, cabin_sum_ft, cabin_count
+            FROM minutes WHERE minute >= ?1 AND minute <= ?2 ORDER BY minute
+            """)
+        statement.bind(1, Int64((from.secondsSinceEpoch / 60).rounded(.down)))
+        statement.bind(2, Int64((to.secondsSinceEpoch / 60).rounded(.down)))
+        var result: [Minute] = []
+        while try statement.step() {
+            let gpsCount = Double(statement.int64(5) ?? 0), cabinCount = Double(statement.int64(9) ?? 0)
+            result.append(Minute(
+                start: UTCInstant(secondsSinceEpoch: Double(statement.int64(0) ?? 0) * 60), samples: Int(statement.int64(1) ?? 0),
+                gpsMinimumFeet: statement.double(2), gpsMaximumFeet: statement.double(3),
+                gpsMeanFeet: gpsCount > 0 ? (statement.double(4) ?? 0) / gpsCount : nil,
+                cabinMinimumFeet: statement.double(6), cabinMaximumFeet: statement.double(7),
+                cabinMeanFeet: cabinCount > 0 ? (statement.double(8) ?? 0) / cabinCount : nil))
+        }
+        return result
+    }
+
+    /// What a flight's export carries: its samples with a margin of ground before and after, and its alerts.
+    public func exportData(flight: FlightLogFlight) throws(SQLiteDatabase.Failure) -> (samples: [FlightLogSample], alerts: [FlightLogAlert]) {
+        let end = flight.landing?.utc ?? flight.lastSampleUTC ?? flight.takeoff.utc
+        let from = flight.takeoff.utc.adding(seconds: -Self.exportMarginSeconds), to = end.adding(seconds: Self.exportMarginSeconds)
+        return (try samples(from: from, to: to), try alerts(from: flight.takeoff.utc, to: end))
+    }
+
+    /// A flight rendered in an export format.
+    public func export(flightID: Int64, format: FlightExport.Format, software: String) throws(SQLiteDatabase.Failure) -> String? {
+        guard let flight = try flight(id: flightID) else { return nil }
+        let (samples, alerts) = try exportData(flight: flight)
+        return FlightExport.render(format, flight: flight, samples: samples, alerts: alerts, software: software)
+    }
+
+    public func integrityProblem() -> String? { database.integrityProblem() }
+}

@@ -1,0 +1,124 @@
+import CockpitCore
+import CSQLite
+
+/// The flight log's SQLite schema (docs/flight-log.md). Units are in the column names; times are UTC seconds since
+/// 1970 (REAL). Flights are time ranges: samples and alerts are found by time, so a sample is never lost because a
+/// flight row was not written yet.
+enum FlightLogSchema {
+    static let version = 1
+
+    static let create = """
+        CREATE TABLE IF NOT EXISTS samples (
+            utc REAL NOT NULL, fix_utc REAL, latitude_deg REAL, longitude_deg REAL,
+            gps_msl_ft REAL, gps_hae_ft REAL, cabin_pressure_pa REAL, cabin_altitude_ft REAL,
+            ground_speed_kt REAL, track_true_deg REAL, vertical_speed_fpm REAL, phase TEXT NOT NULL, hypoxia_dose REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS samples_utc ON samples(utc);
+        CREATE TABLE IF NOT EXISTS flights (
+            id INTEGER PRIMARY KEY, takeoff_utc REAL NOT NULL, takeoff_latitude_deg REAL, takeoff_longitude_deg REAL,
+            takeoff_airfield TEXT, started_in_flight INTEGER NOT NULL DEFAULT 0,
+            landing_utc REAL, landing_latitude_deg REAL, landing_longitude_deg REAL, landing_airfield TEXT, end_reason TEXT,
+            last_sample_utc REAL, max_gps_altitude_ft REAL, max_cabin_altitude_ft REAL, max_ground_speed_kt REAL,
+            max_hypoxia_dose REAL, seconds_above_10000_ft REAL NOT NULL DEFAULT 0, alerts INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS alerts (utc REAL NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS alerts_utc ON alerts(utc);
+        CREATE TABLE IF NOT EXISTS minutes (
+            minute INTEGER PRIMARY KEY, samples INTEGER NOT NULL,
+            gps_min_ft REAL, gps_max_ft REAL, gps_sum_ft REAL NOT NULL, gps_count INTEGER NOT NULL,
+            cabin_min_ft REAL, cabin_max_ft REAL, cabin_sum_ft REAL NOT NULL, cabin_count INTEGER NOT NULL);
+        PRAGMA user_version = 1;
+        """
+
+    static let insertSample = """
+        INSERT INTO samples VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+        """
+
+    /// Per-minute rollup: min/max/sum/count so the mean is exact; NULLs (no fix, no barometer) are skipped.
+    static let upsertMinute = """
+        INSERT INTO minutes VALUES (?1, 1, ?2, ?2, coalesce(?2, 0), ?2 IS NOT NULL, ?3, ?3, coalesce(?3, 0), ?3 IS NOT NULL)
+        ON CONFLICT(minute) DO UPDATE SET samples = samples + 1,
+            gps_min_ft = CASE WHEN ?2 IS NULL THEN gps_min_ft WHEN gps_min_ft IS NULL OR ?2 < gps_min_ft THEN ?2 ELSE gps_min_ft END,
+            gps_max_ft = CASE WHEN ?2 IS NULL THEN gps_max_ft WHEN gps_max_ft IS NULL OR ?2 > gps_max_ft THEN ?2 ELSE gps_max_ft END,
+            gps_sum_ft = gps_sum_ft + coalesce(?2, 0), gps_count = gps_count + (?2 IS NOT NULL),
+            cabin_min_ft = CASE WHEN ?3 IS NULL THEN cabin_min_ft WHEN cabin_min_ft IS NULL OR ?3 < cabin_min_ft THEN ?3 ELSE cabin_min_ft END,
+            cabin_max_ft = CASE WHEN ?3 IS NULL THEN cabin_max_ft WHEN cabin_max_ft IS NULL OR ?3 > cabin_max_ft THEN ?3 ELSE cabin_max_ft END,
+            cabin_sum_ft = cabin_sum_ft + coalesce(?3, 0), cabin_count = cabin_count + (?3 IS NOT NULL)
+        """
+
+    static let flightColumns = """
+        id, takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight,
+        landing_utc, landing_latitude_deg, landing_longitude_deg, landing_airfield, end_reason, last_sample_utc,
+        max_gps_altitude_ft, max_cabin_altitude_ft, max_ground_speed_kt, max_hypoxia_dose, seconds_above_10000_ft, alerts
+        """
+
+    static let updateFlight = """
+        UPDATE flights SET landing_utc = ?2, landing_latitude_deg = ?3, landing_longitude_deg = ?4, landing_airfield = ?5,
+            end_reason = ?6, last_sample_utc = ?7, max_gps_altitude_ft = ?8, max_cabin_altitude_ft = ?9,
+            max_ground_speed_kt = ?10, max_hypoxia_dose = ?11, seconds_above_10000_ft = ?12, alerts = ?13 WHERE id = ?1
+        """
+
+    static let sampleColumns = """
+        utc, fix_utc, latitude_deg, longitude_deg, gps_msl_ft, gps_hae_ft, cabin_pressure_pa, cabin_altitude_ft,
+        ground_speed_kt, track_true_deg, vertical_speed_fpm, phase, hypoxia_dose
+        """
+
+    static func bind(_ sample: FlightLogSample, to statement: SQLiteDatabase.Statement) {
+        statement.bind(1, sample.utc.secondsSinceEpoch)
+        statement.bind(2, sample.fixUTC?.secondsSinceEpoch)
+        statement.bind(3, sample.latitudeDegrees)
+        statement.bind(4, sample.longitudeDegrees)
+        statement.bind(5, sample.gpsAltitudeMSLFeet)
+        statement.bind(6, sample.gpsAltitudeHAEFeet)
+        statement.bind(7, sample.cabinPressurePascals)
+        statement.bind(8, sample.cabinAltitudeFeet)
+        statement.bind(9, sample.groundSpeedKnots)
+        statement.bind(10, sample.trackTrueDegrees)
+        statement.bind(11, sample.verticalSpeedFeetPerMinute)
+        statement.bind(12, sample.phase)
+        statement.bind(13, sample.hypoxiaDose)
+    }
+
+    static func sample(_ row: SQLiteDatabase.Statement) -> FlightLogSample {
+        FlightLogSample(utc: UTCInstant(secondsSinceEpoch: row.double(0) ?? 0), fixUTC: row.double(1).map(UTCInstant.init),
+                        latitudeDegrees: row.double(2), longitudeDegrees: row.double(3), gpsAltitudeMSLFeet: row.double(4),
+                        gpsAltitudeHAEFeet: row.double(5), cabinPressurePascals: row.double(6), cabinAltitudeFeet: row.double(7),
+                        groundSpeedKnots: row.double(8), trackTrueDegrees: row.double(9), verticalSpeedFeetPerMinute: row.double(10),
+                        phase: row.text(11) ?? "unknown", hypoxiaDose: row.double(12) ?? 0)
+    }
+
+    static func flight(_ row: SQLiteDatabase.Statement) -> FlightLogFlight {
+        var flight = FlightLogFlight(
+            id: row.int64(0) ?? 0,
+            takeoff: FlightLogPlace(utc: UTCInstant(secondsSinceEpoch: row.double(1) ?? 0), latitudeDegrees: row.double(2),
+                                    longitudeDegrees: row.double(3), nearestAirfield: row.text(4)),
+            startedInFlight: (row.int64(5) ?? 0) != 0)
+        if let landing = row.double(6) {
+            flight.landing = FlightLogPlace(utc: UTCInstant(secondsSinceEpoch: landing), latitudeDegrees: row.double(7),
+                                            longitudeDegrees: row.double(8), nearestAirfield: row.text(9))
+        }
+        flight.end = row.text(10).flatMap(FlightLogFlight.End.init(rawValue:))
+        flight.lastSampleUTC = row.double(11).map(UTCInstant.init)
+        flight.maximumGPSAltitudeFeet = row.double(12)
+        flight.maximumCabinAltitudeFeet = row.double(13)
+        flight.maximumGroundSpeedKnots = row.double(14)
+        flight.maximumHypoxiaDose = row.double(15)
+        flight.secondsAbove10000Feet = row.double(16) ?? 0
+        flight.alerts = Int(row.int64(17) ?? 0)
+        return flight
+    }
+
+    static func bind(_ flight: FlightLogFlight, to statement: SQLiteDatabase.Statement) {
+        statement.bind(1, flight.id)
+        statement.bind(2, flight.landing?.utc.secondsSinceEpoch)
+        statement.bind(3, flight.landing?.latitudeDegrees)
+        statement.bind(4, flight.landing?.longitudeDegrees)
+        statement.bind(5, flight.landing?.nearestAirfield)
+        statement.bind(6, flight.end?.rawValue)
+        statement.bind(7, flight.lastSampleUTC?.secondsSinceEpoch)
+        statement.bind(8, flight.maximumGPSAltitudeFeet)
+        statement.bind(9, flight.maximumCabinAltitudeFeet)
+        statement.bind(10, flight.maximumGroundSpeedKnots)
+        statement.bind(11, flight.maximumHypoxiaDose)
+        statement.bind(12, flight.secondsAbove10000Feet)
+        statement.bind(13, Int64(flight.alerts))
+    }
+}

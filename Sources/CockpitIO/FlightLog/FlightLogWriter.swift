@@ -1,0 +1,263 @@
+public import CockpitCore
+import CSQLite
+
+/// Writes the flight log (one SQLite file, WAL). Used from one thread only (the flight log output's writer); every
+/// `write` is one transaction, committed before it returns, so a `kill -9` loses at most what was not handed over yet.
+///
+/// Durability: `synchronous = FULL` by default — the WAL is fsynced at every commit (once a second), so a power cut
+/// loses at most the last second too; `NORMAL` would sync only at checkpoints (fewer flash writes, but a power cut
+/// could lose every commit since the last checkpoint). See docs/flight-log.md for the bytes this writes per hour.
+public final class FlightLogWriter {
+    public enum Synchronous: String, Sendable { case normal = "NORMAL", full = "FULL" }
+
+    public enum Item: Sendable {
+        case sample(FlightLogSample)
+        case takeoff(FlightLogPlace)
+        case landing(FlightLogPlace)
+        case alert(FlightLogAlert)
+        /// A replay's input ended: an open flight is closed as "end of input" at its last sample.
+        case endOfInput
+    }
+
+    public struct Counters: Sendable, Equatable {
+        public var samples: Int64 = 0
+        public var commits: Int64 = 0
+        /// Bytes appended to the WAL (frames of page size + 24-byte headers), from SQLite's WAL hook.
+        public var walBytes: Int64 = 0
+        public var prunedFlights: Int64 = 0
+        public var recoveredFlights: Int64 = 0
+        public init() {}
+    }
+
+    public let path: String
+    public let limitBytes: Int64
+    let database: SQLiteDatabase
+    let insertSample: SQLiteDatabase.Statement
+    let upsertMinute: SQLiteDatabase.Statement
+    let updateFlight: SQLiteDatabase.Statement
+    let insertAlert: SQLiteDatabase.Statement
+    let insertFlight: SQLiteDatabase.Statement
+    public private(set) var counters = Counters()
+    /// The open flight, kept in memory and written whole with each sample.
+    public private(set) var openFlight: FlightLogFlight?
+    private var lastSample: FlightLogSample?
+    private let pageSize: Int64
+    private let walCounter = WALCounter()
+    private var samplesSincePruneCheck = 0
+
+    public init(path: String, limitBytes: Int64, synchronous: Synchronous = .full) throws(SQLiteDatabase.Failure) {
+        self.path = path
+        self.limitBytes = limitBytes
+        database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA busy_timeout = 2000")
+        // A new file only (both are fixed once the first table exists): 1 KiB pages, because each 1 Hz commit
+        // rewrites about four pages (sample, index, rollup, flight) into the WAL — with 4 KiB pages that is four
+        // times the bytes on the SD card for the same rows; free pages go back to the file system after pruning.
+        try database.execute("PRAGMA page_size = 1024")
+        try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        try database.execute("PRAGMA journal_mode = WAL")
+        // Checkpoint every 256 pages (256 KiB) rather than SQLite's 1000: the WAL stays small on a small card.
+        try database.execute("PRAGMA wal_autocheckpoint = 256")
+        try database.execute("PRAGMA synchronous = \(synchronous.rawValue)")
+        try database.execute("PRAGMA journal_size_limit = 1048576")
+        try database.execute(FlightLogSchema.create)
+        insertSample = try database.prepare(FlightLogSchema.insertSample)
+        upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
+        updateFlight = try database.prepare(FlightLogSchema.updateFlight)
+        insertAlert = try database.prepare("INSERT INTO alerts VALUES (?1, ?2, ?3)")
+        insertFlight = try database.prepare("""
+            INSERT INTO flights (takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight, last_sample_utc)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?1)
+            """)
+        pageSize = try Self.pragma(database, "page_size")
+        let counter = Unmanaged.passUnretained(walCounter).toOpaque()
+        sqlite3_wal_hook(database.handle, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<WALCounter>.fromOpaque(context).takeUnretainedValue().committed(walPages: Int64(pages))
+            return SQLITE_OK
+        }, counter)
+        try recover()
+    }
+
+    deinit { sqlite3_wal_hook(database.handle, nil, nil) }
+
+    /// Flights left open by a power cut or a crash are closed "ended unexpectedly" at their last sample.
+    func recover() throws(SQLiteDatabase.Failure) {
+        try database.execute("""
+            UPDATE flights SET end_reason = 'ended unexpectedly', landing_utc = coalesce(last_sample_utc, takeoff_utc),
+                landing_latitude_deg = (SELECT latitude_deg FROM samples WHERE utc <= coalesce(flights.last_sample_utc, flights.takeoff_utc)
+                                        AND latitude_deg IS NOT NULL ORDER BY utc DESC LIMIT 1),
+                landing_longitude_deg = (SELECT longitude_deg FROM samples WHERE utc <= coalesce(flights.last_sample_utc, flights.takeoff_utc)
+                                         AND longitude_deg IS NOT NULL ORDER BY utc DESC LIMIT 1)
+            WHERE end_reason IS NULL
+            """)
+        counters.recoveredFlights += Int64(sqlite3_changes(database.handle))
+    }
+
+    static func pragma(_ database: SQLiteDatabase, _ name: String) throws(SQLiteDatabase.Failure) -> Int64 {
+        let statement = try database.prepare("PRAGMA \(name)")
+        _ = try statement.step()
+        return statement.int64(0) ?? 0
+    }
+
+    /// Bytes the main database file holds in used pages (what the size limit is checked against).
+    public func usedBytes() throws(SQLiteDatabase.Failure) -> Int64 {
+        (try Self.pragma(database, "page_count") - Self.pragma(database, "freelist_count")) * pageSize
+    }
+
+    /// One transaction: the item and what it implies for the open flight. Rolls back and throws on failure.
+    public func write(_ item: Item) throws(SQLiteDatabase.Failure) {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try apply(item)
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+        counters.commits += 1
+        counters.walBytes = walCounter.pages * (pageSize + 24)
+        if case .sample = item {
+            counters.samples += 1
+            samplesSincePruneCheck += 1
+            if samplesSincePruneCheck >= 60 {
+                samplesSincePruneCheck = 0
+                try pruneIfNeeded()
+            }
+        }
+    }
+
+    private func apply(_ item: Item) throws(SQLiteDatabase.Failure) {
+        switch item {
+        case .sample(let sample):
+            insertSample.reset()
+            FlightLogSchema.bind(sample, to: insertSample)
+            try insertSample.step()
+            upsertMinute.reset()
+            upsertMinute.bind(1, Int64((sample.utc.secondsSinceEpoch / 60).rounded(.down)))
+            upsertMinute.bind(2, sample.gpsAltitudeFeet)
+            upsertMinute.bind(3, sample.cabinAltitudeFeet)
+            try upsertMinute.step()
+            if openFlight == nil, sample.phase == FlightState.Phase.airborne.rawValue {
+                try open(FlightLogPlace(utc: sample.utc, latitudeDegrees: sample.latitudeDegrees, longitudeDegrees: sample.longitudeDegrees),
+                         startedInFlight: true)
+            }
+            if var flight = openFlight {
+                flight.lastSampleUTC = sample.utc
+                flight.maximumGPSAltitudeFeet = Self.maximum(flight.maximumGPSAltitudeFeet, sample.gpsAltitudeFeet)
+                flight.maximumCabinAltitudeFeet = Self.maximum(flight.maximumCabinAltitudeFeet, sample.cabinAltitudeFeet)
+                flight.maximumGroundSpeedKnots = Self.maximum(flight.maximumGroundSpeedKnots, sample.groundSpeedKnots)
+                flight.maximumHypoxiaDose = Self.maximum(flight.maximumHypoxiaDose, sample.hypoxiaDose)
+                if let previous = lastSample, (sample.cabinAltitudeFeet ?? sample.gpsAltitudeFeet ?? 0) >= 10_000 {
+                    flight.secondsAbove10000Feet += min(2, max(0, sample.utc.seconds(since: previous.utc)))
+                }
+                try store(flight)
+            }
+            lastSample = sample
+        case .takeoff(let place):
+            if openFlight != nil { try close(at: place, end: .endedUnexpectedly) }
+            try open(place, startedInFlight: false)
+        case .landing(let place):
+            if openFlight != nil { try close(at: place, end: .landed) }
+        case .alert(let alert):
+            insertAlert.reset()
+            insertAlert.bind(1, alert.utc.secondsSinceEpoch)
+            insertAlert.bind(2, alert.kind)
+            insertAlert.bind(3, alert.message)
+            try insertAlert.step()
+            if var flight = openFlight {
+                flight.alerts += 1
+                try store(flight)
+            }
+        case .endOfInput:
+            if let flight = openFlight, let last = lastSample {
+                try close(at: FlightLogPlace(utc: flight.lastSampleUTC ?? last.utc, latitudeDegrees: last.latitudeDegrees,
+                                             longitudeDegrees: last.longitudeDegrees), end: .endOfInput)
+            }
+        }
+    }
+
+    private func open(_ place: FlightLogPlace, startedInFlight: Bool) throws(SQLiteDatabase.Failure) {
+        insertFlight.reset()
+        insertFlight.bind(1, place.utc.secondsSinceEpoch)
+        insertFlight.bind(2, place.latitudeDegrees)
+        insertFlight.bind(3, place.longitudeDegrees)
+        insertFlight.bind(4, place.nearestAirfield)
+        insertFlight.bind(5, Int64(startedInFlight ? 1 : 0))
+        try insertFlight.step()
+        var flight = FlightLogFlight(id: sqlite3_last_insert_rowid(database.handle), takeoff: place, startedInFlight: startedInFlight)
+        flight.lastSampleUTC = place.utc
+        openFlight = flight
+    }
+
+    private func close(at place: FlightLogPlace, end: FlightLogFlight.End) throws(SQLiteDatabase.Failure) {
+        guard var flight = openFlight else { return }
+        flight.landing = place
+        flight.end = end
+        try store(flight)
+        openFlight = nil
+    }
+
+    private func store(_ flight: FlightLogFlight) throws(SQLiteDatabase.Failure) {
+        updateFlight.reset()
+        FlightLogSchema.bind(flight, to: updateFlight)
+        try updateFlight.step()
+        openFlight = flight
+    }
+
+    static func maximum(_ a: Double?, _ b: Double?) -> Double? {
+        guard let b else { return a }
+        guard let a else { return b }
+        return max(a, b)
+    }
+
+    /// Past the size limit, the oldest closed flight goes with everything logged up to its landing (and, when no
+    /// closed flight is left, the oldest hour of samples); freed pages go back to the file system.
+    public func pruneIfNeeded() throws(SQLiteDatabase.Failure) {
+        var rounds = 0
+        while try usedBytes() > limitBytes, rounds < 16 {
+            rounds += 1
+            let oldest = try database.prepare("SELECT id, landing_utc FROM flights WHERE end_reason IS NOT NULL ORDER BY takeoff_utc LIMIT 1")
+            var cutoff: Double
+            if try oldest.step(), let id = oldest.int64(0), let landing = oldest.double(1) {
+                cutoff = landing + 120
+                try database.execute("DELETE FROM flights WHERE id = \(id)")
+                counters.prunedFlights += 1
+            } else {
+                let first = try database.prepare("SELECT min(utc) FROM samples")
+                guard try first.step(), let start = first.double(0) else { return }
+                cutoff = start + 3600
+            }
+            if let flight = openFlight { cutoff = min(cutoff, flight.takeoff.utc.secondsSinceEpoch - 120) }
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                try database.execute("DELETE FROM samples WHERE utc < \(cutoff)")
+                try database.execute("DELETE FROM alerts WHERE utc < \(cutoff)")
+                try database.execute("DELETE FROM minutes WHERE minute < \(Int64(cutoff / 60))")
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+            try database.execute("PRAGMA incremental_vacuum")
+        }
+    }
+
+    /// Writes the WAL back into the database file (at a clean stop).
+    public func checkpoint() {
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
+/// The WAL hook's counter (called on the writer's thread, inside `write`).
+final class WALCounter {
+    /// Pages appended to the WAL so far.
+    private(set) var pages: Int64 = 0
+    private var inWAL: Int64 = 0
+
+    /// SQLite reports the pages now in the WAL; after a checkpoint restarts the WAL the count starts again.
+    func committed(walPages: Int64) {
+        pages += walPages >= inWAL ? walPages - inWAL : walPages
+        inWAL = walPages
+    }
+}

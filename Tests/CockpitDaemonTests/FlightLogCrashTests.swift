@@ -1,0 +1,140 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+/// Sends NMEA epochs to a real gpsd at 1 Hz on its own thread until stopped (the daemon under test comes and goes).
+final class FlightLogNMEAFeeder: Sendable {
+    final class Flag: Sendable { let running = Atomic<Bool>(true) }
+    private let flag = Flag()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(gpsd: RealGPSD, epochs: [NMEAWriter.Epoch]) {
+        nonisolated(unsafe) let gpsd = gpsd
+        DispatchQueue.global().async { [flag, done] in
+            var index = 0
+            while flag.running.load(ordering: .relaxed), index < epochs.count {
+                for sentence in NMEAWriter.sentences(epochs[index]) { gpsd.send(sentence) }
+                index += 1
+                usleep(1_000_000)
+            }
+            done.signal()
+        }
+    }
+
+    func stop() {
+        flag.running.store(false, ordering: .relaxed)
+        done.wait()
+    }
+}
+
+func statusJSON(_ socket: String) -> JSONValue? {
+    guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return nil }
+    return (try? client.request("status"))?["status"]
+}
+
+@Suite("Flight log: kill -9 and a full disk", .serialized)
+struct FlightLogCrashTests {
+    /// 100 cycles of: start `cockpitd run` on the same log, fed by a real gpsd at 1 Hz; wait for a fix, then a random
+    /// 1.2–3.2 s (so at least one 1 Hz tick has passed) while reading the status; `kill -9`. Every time the file must
+    /// pass `PRAGMA integrity_check` (checked by the sqlite3 shell) and hold the last fix the status showed, less at
+    /// most 1 s. About 3 s a cycle: ~5 minutes.
+    @Test func hundredKillNinesLoseAtMostOneSecondAndNeverCorrupt() throws {
+        let gpsd = RealGPSD()
+        gpsd.start()
+        defer { gpsd.stop() }
+        let log = temporaryPath(".sqlite"), socket = temporaryPath(".sock")
+        defer { for path in [log, log + "-wal", log + "-shm", socket] { unlink(path) } }
+        // napret (2016-04-03) moved to 2024-04-03: a paraglider airborne from its 14th second.
+        let epochs = try NMEAWriter.epochs(igcPath: Fixtures.path("flights/igc_lib__napret.igc"), count: 1_500, newDate: (2024, 4, 3))
+        let feeder = FlightLogNMEAFeeder(gpsd: gpsd, epochs: epochs)
+        defer { feeder.stop() }
+        let arguments = ["run", "--config", "none", "--socket", socket, "--gpsd", "127.0.0.1:\(gpsd.gpsdPort)", "--baro", "none",
+                         "--airfields", "none", "--traffic-port", "0", "--profile", "paraglider", "--flight-log", log]
+        var worstLossSeconds = 0.0, losses: [Double] = []
+        // COCKPIT_FLIGHTLOG_KILLS=N for a quicker local run; CI runs the 100.
+        let cycles = getenv("COCKPIT_FLIGHTLOG_KILLS").flatMap { Int(String(cString: $0)) } ?? 100
+        for cycle in 0..<cycles {
+            let pid = startProcess(Binaries.cockpitd, arguments)
+            var shown: UTCInstant?
+            let fixed = waitFor(seconds: 10) {
+                shown = utc(statusJSON(socket)?["gps"]?["utc"])
+                return shown != nil
+            }
+            try #require(fixed, "cycle \(cycle): no fix within 10 s")
+            let start = MonotonicClock.now(), wait = Double.random(in: 1.2...3.2)
+            while MonotonicClock.now().seconds(since: start) < wait {
+                if let now = utc(statusJSON(socket)?["gps"]?["utc"]) { shown = now }
+                usleep(20_000)
+            }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            unlink(socket)
+            #expect(sqlite(log, "PRAGMA integrity_check") == "ok", "cycle \(cycle)")
+            let logged = Double(sqlite(log, "SELECT max(fix_utc) FROM samples")) ?? 0
+            let loss = (shown?.secondsSinceEpoch ?? 0) - logged
+            losses.append(loss)
+            worstLossSeconds = max(worstLossSeconds, loss)
+        }
+        print("flight log kill -9 × \(cycles): worst loss \(worstLossSeconds) s; losses histogram",
+              Dictionary(grouping: losses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })
+        #expect(worstLossSeconds <= 1, "worst loss \(worstLossSeconds) s")
+
+        // Once more, killed while airborne (the paraglider holds 20 kt for 10 s): reopened, the log closes the cut
+        // flight as "ended unexpectedly" at its last sample, and goes on logging.
+        let airborne = startProcess(Binaries.cockpitd, arguments)
+        #expect(waitFor(seconds: 60) { statusJSON(socket)?["outputs"]?["flight-log"]?["openFlight"]?.int64Value != nil })
+        usleep(2_500_000)
+        kill(airborne, SIGKILL)
+        var killed: Int32 = 0
+        waitpid(airborne, &killed, 0)
+        unlink(socket)
+        #expect(sqlite(log, "SELECT count(*) FROM flights WHERE end_reason IS NULL") == "1")
+        let pid = startProcess(Binaries.cockpitd, arguments)
+        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        #expect(waitFor(seconds: 10) { statusJSON(socket)?["outputs"]?["flight-log"]?["recoveredFlights"]?.int64Value == 1 })
+        let flights = runProcess(Binaries.cockpitctl, ["--socket", socket, "flights", "--json"])
+        let list = try #require(try JSONParser.parse(flights.stdout).arrayValue)
+        let cut = try #require(list.first)
+        #expect(cut["end"] == .string("ended unexpectedly"))
+        #expect(cut["landing"]?["utc"] == cut["lastSampleUTC"])
+        #expect(cut["landing"]?["latitudeDegrees"]?.doubleValue != nil)
+        let before = Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0
+        #expect(waitFor(seconds: 10) { (Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0) >= before + 3 }, "logging goes on")
+        #expect(sqlite(log, "PRAGMA integrity_check") == "ok")
+    }
+
+    /// A 1 MiB tmpfs fills during a replay: logging stops with the status flag, the replay (the "flight") goes on
+    /// to its landing, and what was committed is intact.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
+    func aFullDiskStopsLoggingCleanlyAndTheDaemonKeepsFlying() throws {
+        let directory = temporaryPath("-full")
+        mkdir(directory, 0o700)
+        defer { rmdir(directory) }
+        let mount = runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", directory])
+        guard mount.status == 0 else {
+            Issue.record("cannot mount a tmpfs here: \(mount.stderr)")
+            return
+        }
+        defer { _ = runProcess("/bin/umount", [directory]) }
+        let log = directory + "/flightlog.sqlite"
+        let summary = try replayIntoLog(FlightLogExportTests.napret, profile: .paraglider, log: log)
+        #expect(summary["takeoffs"]?.arrayValue?.count == 1)
+        #expect(summary["landings"]?.arrayValue?.count == 1)   // the core kept flying to the landing
+        let output = summary["outputs"]?["flight-log"]
+        #expect(output?["diskFull"] == .bool(true))
+        #expect(output?["state"] == .string("stopped: disk full"))
+        #expect((output?["failed"]?.int64Value ?? 0) >= 1)
+        #expect(output?["lastError"]?.stringValue?.contains("full") == true)
+        let written = output?["sent"]?.int64Value ?? 0
+        #expect(written > 100)
+        #expect(written < 5_000)   // far from the whole flight: it really stopped
+        #expect(sqlite(log, "PRAGMA integrity_check") == "ok")
+        #expect(Int64(sqlite(log, "SELECT count(*) FROM samples")) == written)
+    }
+}
