@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "cockpit-relay",
             dependencies: [
-                "CockpitRelay", "CockpitCore", "CockpitIO",
+                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CockpitCore
 import CockpitIO
+import CockpitProtocol
 import CockpitRelay
 import Dispatch
 import Glibc
@@ -12,6 +13,7 @@ struct CockpitRelayCommand: ParsableCommand {
         commandName: "cockpit-relay",
         abstract: "Traffic relay for cockpitd: answers each report with the nearest other aircraft (docs/relay.md).",
         discussion: "Without a subcommand, serves. In memory by default; --postgres shares one PostgreSQL + PostGIS database between relays.",
+        version: "cockpit-relay \(CockpitVersion.version)",
         subcommands: [Serve.self, LastSeen.self, Near.self, Bench.self],
         defaultSubcommand: Serve.self)
 }
