@@ -64,6 +64,9 @@ struct Bench: ParsableCommand {
             (50 - areaDegrees / 2 + generator.unit() * areaDegrees, 8 - areaDegrees / 2 + generator.unit() * areaDegrees,
              1_000 + generator.unit() * 11_000, generator.unit() * 360)
         }
+        // Identifiers differ from run to run (the relay remembers each identifier's sequence: a second run reusing
+        // them would be refused as replayed, and measured as lost answers).
+        let identifierBase = Int(getpid()) &* 40_503 % (0xFF_FFFF - aircraft - 1)
         var sequence = [UInt16](repeating: 0, count: aircraft)
         var sentAt = [Double](repeating: 0, count: aircraft)
         var latencies: [Double] = []
@@ -87,7 +90,7 @@ struct Bench: ParsableCommand {
                 let lon = lon0 + meters * sin(track * .pi / 180) / (111_195 * cos(lat0 * .pi / 180))
                 var flags: TrafficPacket.Flags = [.airborne, .denseRepliesWelcome]
                 if authenticator != nil { flags.insert(.tagged) }
-                let report = TrafficPacket.Report(flags: flags, identifier: UInt32(i + 1), sequence: sequence[i],
+                let report = TrafficPacket.Report(flags: flags, identifier: UInt32(identifierBase + i + 1), sequence: sequence[i],
                                                   utc: UTCInstant(secondsSinceEpoch: Self.realtime()), latitudeDegrees: lat,
                                                   longitudeDegrees: lon, altitudeFeet: altitude, groundSpeedKnots: 100,
                                                   trackTrueDegrees: track, verticalSpeedFeetPerMinute: 0)
@@ -122,7 +125,7 @@ struct Bench: ParsableCommand {
                     biggest = max(biggest, count)
                     // Bytes 3…5 and 6…7 of either reply version echo the request's identifier and sequence.
                     guard count >= 8 else { continue }
-                    let i = (Int(buffer[3]) << 16 | Int(buffer[4]) << 8 | Int(buffer[5])) - 1
+                    let i = (Int(buffer[3]) << 16 | Int(buffer[4]) << 8 | Int(buffer[5])) - identifierBase - 1
                     guard i >= 0, i < aircraft, UInt16(buffer[6]) << 8 | UInt16(buffer[7]) == sequence[i], sentAt[i] > 0 else { continue }
                     answered += 1
                     let latency = received - sentAt[i]
