@@ -132,38 +132,46 @@ struct Watch: ParsableCommand {
         var pane = radar ? RadarPane(range: .auto, northUp: false, ascii: false, terminal: terminal) : nil
         if pane != nil && terminal && !global.json { RadarPane.enterFullScreen() }
         defer { if pane != nil && terminal && !global.json { RadarPane.leaveFullScreen() } }
-        var received = 0
-        while true {
-            let line: String?
-            do { line = try client.readLine() } catch {
-                if error == .timedOut { continue }   // no frame within the receive timeout: keep watching
-                printError("cockpitctl: \(error)")
-                throw ExitCode(ExitStatus.unreachable)
+        try followWatchFrames(client, count: count) { status in
+        if global.json {
+            print(JSONWriter.string(status))
+        } else if pane != nil {
+            let (lines, size) = pane!.watchFrame(status, panel: StatusPanel.render(status))
+            if terminal { RadarPane.write(pane!.screen.redraw(lines, width: size.width, height: size.height)) } else {
+                print(lines.joined(separator: "\n") + "\n")
             }
-            guard let line else {
-                printError("cockpitctl: the daemon closed the stream (it stopped, or the replay ended)")
-                return
-            }
-            guard let frame = try? JSONParser.parse(line), let status = frame["status"] else { continue }
-            if global.json {
-                print(JSONWriter.string(status))
-            } else if pane != nil {
-                let (lines, size) = pane!.watchFrame(status, panel: StatusPanel.render(status))
-                if terminal { RadarPane.write(pane!.screen.redraw(lines, width: size.width, height: size.height)) } else {
-                    print(lines.joined(separator: "\n") + "\n")
-                }
-            } else if terminal {
-                // Home the cursor and clear each line's end instead of the whole screen: no flicker.
-                let panel = StatusPanel.render(status).split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { $0 + "\u{1B}[K" }.joined(separator: "\n")
-                print("\u{1B}[H" + panel + "\u{1B}[J")
-            } else {
-                print(StatusPanel.render(status) + "\n")
-            }
-            fflush(nil)
-            received += 1
-            if let count, received >= count { return }
+        } else if terminal {
+            // Home the cursor and clear each line's end instead of the whole screen: no flicker.
+            let panel = StatusPanel.render(status).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0 + "\u{1B}[K" }.joined(separator: "\n")
+            print("\u{1B}[H" + panel + "\u{1B}[J")
+        } else {
+            print(StatusPanel.render(status) + "\n")
         }
+        }
+    }
+}
+
+/// Follows a watch stream: hands each frame's status to `show`, flushes, and returns after `count` frames or when the
+/// daemon closes the stream. A receive timeout just keeps waiting; a socket error exits 3.
+func followWatchFrames(_ client: ControlClient, count: Int?, _ show: (JSONValue) -> Void) throws {
+    var received = 0
+    while true {
+        let line: String?
+        do { line = try client.readLine() } catch {
+            if error == .timedOut { continue }   // no frame within the receive timeout: keep following
+            printError("cockpitctl: \(error)")
+            throw ExitCode(ExitStatus.unreachable)
+        }
+        guard let line else {
+            printError("cockpitctl: the daemon closed the stream (it stopped, or the replay ended)")
+            return
+        }
+        guard let frame = try? JSONParser.parse(line), let status = frame["status"] else { continue }
+        show(status)
+        fflush(nil)
+        received += 1
+        if let count, received >= count { return }
     }
 }
 

@@ -51,32 +51,17 @@ struct Radar: ParsableCommand {
             printError("cockpitctl: \(failure)")
             throw ExitCode(ExitStatus.unreachable)
         }
-        var received = 0
         if terminal && !global.json { RadarPane.enterFullScreen() }
         defer { if terminal && !global.json { RadarPane.leaveFullScreen() } }
-        while true {
-            let line: String?
-            do { line = try client.readLine() } catch {
-                if error == .timedOut { continue }   // no frame within the receive timeout: keep following
-                printError("cockpitctl: \(error)")
-                throw ExitCode(ExitStatus.unreachable)
-            }
-            guard let line else {
-                printError("cockpitctl: the daemon closed the stream (it stopped, or the replay ended)")
-                return
-            }
-            guard let frame = try? JSONParser.parse(line), let status = frame["status"] else { continue }
-            if global.json {
-                print(JSONWriter.string(pane.placementsJSON(status)))
-            } else if terminal {
-                let size = pane.size()
-                RadarPane.write(pane.screen.redraw(pane.frame(status, size: size).lines, width: size.width, height: size.height))
-            } else {
-                print(pane.frame(status, size: pane.size()).text + "\n")
-            }
-            fflush(nil)
-            received += 1
-            if let count, received >= count { return }
+        try followWatchFrames(client, count: count) { status in
+        if global.json {
+            print(JSONWriter.string(pane.placementsJSON(status)))
+        } else if terminal {
+            let size = pane.size()
+            RadarPane.write(pane.screen.redraw(pane.frame(status, size: size).lines, width: size.width, height: size.height))
+        } else {
+            print(pane.frame(status, size: pane.size()).text + "\n")
+        }
         }
     }
 }
