@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "cockpitd", targets: ["cockpitd"]),
         .executable(name: "cockpitctl", targets: ["cockpitctl"]),
         .executable(name: "cockpit-relay", targets: ["cockpit-relay"]),
+        // Bytes-in entry points for the fuzz package under Fuzz/ (docs/fuzzing.md).
+        .library(name: "CockpitFuzzTargets", targets: ["CockpitFuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -116,6 +118,20 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // One entry function per input surface (bytes in, never traps): driven by libFuzzer from Fuzz/ and by the
+        // corpus replay test in the normal suite.
+        .target(
+            name: "CockpitFuzzTargets",
+            dependencies: [
+                "CockpitCore", "CockpitIO", "CockpitProtocol", "CockpitDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO"], swiftSettings: strict),
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
         // The radar's pure geometry and drawing (issue 20).
         .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore"], swiftSettings: strict),

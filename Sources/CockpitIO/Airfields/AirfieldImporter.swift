@@ -49,9 +49,7 @@ public enum AirfieldImporter {
         let header: [String: Int]
         var reader: CSVReader
 
-        init(directory: String, name: String) throws(Failure) {
-            let path = directory + "/" + name
-            guard let bytes = try? LineReader.readAll(path: path, limitBytes: 256 << 20) else { throw .missingFile(path) }
+        init(name: String, bytes: [UInt8]) {
             var reader = CSVReader(bytes: bytes)
             let header = reader.next() ?? []
             var map: [String: Int] = [:]
@@ -69,12 +67,41 @@ public enum AirfieldImporter {
 
     struct RunwaySummary { var longest: Double?; var longestSurface = SurfaceClass.unknown; var longestHard: Double? }
 
+    /// Reads the three CSVs from `directory` and writes the database to `output` (replaced atomically).
     public static func run(directory: String, output: String, options: Options = Options()) throws(Failure) -> Report {
-        var report = Report()
-        var airports = try Table(directory: directory, name: "airports.csv")
-        var runways = try Table(directory: directory, name: "runways.csv")
-        var frequencies = try Table(directory: directory, name: "airport-frequencies.csv")
+        func read(_ name: String) throws(Failure) -> [UInt8] {
+            let path = directory + "/" + name
+            guard let bytes = try? LineReader.readAll(path: path, limitBytes: 256 << 20) else { throw .missingFile(path) }
+            return bytes
+        }
+        let rows = try parse(airports: read("airports.csv"), runways: read("runways.csv"),
+                             frequencies: read("airport-frequencies.csv"), options: options)
+        return try write(rows, output: output, options: options)
+    }
 
+    /// Every row of the three tables, checked and converted to what the database stores, in storage order:
+    /// all of the import but SQLite (pure, so that it can be fuzzed on bytes).
+    public struct Rows: Sendable {
+        struct Airport: Sendable {
+            var id: Int64; var ident: String; var type: AirfieldType; var name: String; var latE6: Int64; var lonE6: Int64
+            var elevationFeet: Int64?; var country: String; var municipality: String; var codes: [String]
+            var longestRunwayFeet: Int64?; var longestSurface: Int64?; var longestHardRunwayFeet: Int64?; var frequencies: String?
+        }
+        struct Runway: Sendable {
+            var airport: Int64; var id: Int64; var lengthFeet: Int64?; var widthFeet: Int64?; var surface: Int64
+            var surfaceRaw: String; var lighted: Bool; var closed: Bool; var ends: String
+        }
+        var airports: [Airport] = []
+        var runways: [Runway] = []
+        public internal(set) var report = Report()
+    }
+
+    public static func parse(airports airportsCSV: [UInt8], runways runwaysCSV: [UInt8], frequencies frequenciesCSV: [UInt8],
+                             options: Options = Options()) throws(Failure) -> Rows {
+        var report = Report()
+        var airports = Table(name: "airports.csv", bytes: airportsCSV)
+        var runways = Table(name: "runways.csv", bytes: runwaysCSV)
+        var frequencies = Table(name: "airport-frequencies.csv", bytes: frequenciesCSV)
         // Airports.
         struct AirportRow { var id: Int64; var ident: String; var type: AirfieldType; var name: String; var lat: Double; var lon: Double
             var elevation: Double?; var country: String; var municipality: String; var codes: [String] }
@@ -161,6 +188,34 @@ public enum AirfieldImporter {
         var frequenciesByAirport: [Int64: [Frequency]] = [:]
         for row in frequencyRows { frequenciesByAirport[row.airport, default: []].append(row.frequency) }
 
+        // In storage form.
+        var rows = Rows()
+        for airport in airportRows {
+            let summary = summaries[airport.id]
+            let sortedFrequencies = (frequenciesByAirport[airport.id] ?? []).sorted(by: Frequency.usefulnessOrder)
+            rows.airports.append(Rows.Airport(
+                id: airport.id, ident: airport.ident, type: airport.type, name: airport.name,
+                latE6: AirfieldStorage.microdegrees(airport.lat), lonE6: AirfieldStorage.microdegrees(airport.lon),
+                elevationFeet: AirfieldStorage.feet(airport.elevation), country: airport.country, municipality: airport.municipality,
+                codes: airport.codes, longestRunwayFeet: AirfieldStorage.feet(summary?.longest),
+                longestSurface: summary.map { AirfieldStorage.code($0.longestSurface) },
+                longestHardRunwayFeet: AirfieldStorage.feet(summary?.longestHard),
+                frequencies: sortedFrequencies.isEmpty ? nil : AirfieldEncoding.encode(sortedFrequencies)))
+        }
+        for row in runwayRows {
+            let runway = row.runway
+            rows.runways.append(Rows.Runway(
+                airport: row.airport, id: row.id, lengthFeet: AirfieldStorage.feet(runway.lengthFeet),
+                widthFeet: AirfieldStorage.feet(runway.widthFeet), surface: AirfieldStorage.code(runway.surface),
+                surfaceRaw: runway.surfaceRaw, lighted: runway.lighted, closed: runway.closed, ends: AirfieldEncoding.encode(runway.ends)))
+        }
+        report.frequenciesImported = frequencyRows.count
+        rows.report = report
+        return rows
+    }
+
+    static func write(_ rows: Rows, output: String, options: Options) throws(Failure) -> Report {
+        var report = rows.report
         // Write.
         unlink(output)
         let temporary = output + ".importing"
@@ -185,20 +240,18 @@ public enum AirfieldImporter {
                 """)
             let insertAirport = try database.prepare("INSERT INTO airport VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertCode = try database.prepare("INSERT INTO code VALUES (?,?)")
-            for airport in airportRows {
-                let summary = summaries[airport.id]
-                let sortedFrequencies = (frequenciesByAirport[airport.id] ?? []).sorted(by: Frequency.usefulnessOrder)
+            for airport in rows.airports {
                 insertAirport.reset()
                 insertAirport.bind(1, airport.id); insertAirport.bind(2, airport.ident)
                 insertAirport.bind(3, AirfieldStorage.code(airport.type))
                 insertAirport.bind(4, airport.name)
-                insertAirport.bind(5, AirfieldStorage.microdegrees(airport.lat)); insertAirport.bind(6, AirfieldStorage.microdegrees(airport.lon))
-                insertAirport.bind(7, AirfieldStorage.feet(airport.elevation)); insertAirport.bind(8, airport.country)
+                insertAirport.bind(5, airport.latE6); insertAirport.bind(6, airport.lonE6)
+                insertAirport.bind(7, airport.elevationFeet); insertAirport.bind(8, airport.country)
                 insertAirport.bind(9, airport.municipality)
-                insertAirport.bind(10, AirfieldStorage.feet(summary?.longest))
-                insertAirport.bind(11, summary.map { AirfieldStorage.code($0.longestSurface) })
-                insertAirport.bind(12, AirfieldStorage.feet(summary?.longestHard))
-                insertAirport.bind(13, sortedFrequencies.isEmpty ? nil : AirfieldEncoding.encode(sortedFrequencies))
+                insertAirport.bind(10, airport.longestRunwayFeet)
+                insertAirport.bind(11, airport.longestSurface)
+                insertAirport.bind(12, airport.longestHardRunwayFeet)
+                insertAirport.bind(13, airport.frequencies)
                 try insertAirport.step()
                 for code in airport.codes {
                     insertCode.reset()
@@ -209,20 +262,18 @@ public enum AirfieldImporter {
             }
             let insertRunway = try database.prepare("INSERT INTO runway VALUES (?1,?9,?2,?3,?4,?5,?6,?7,?8)")
             var sequence: (airport: Int64, next: Int64) = (-1, 0)
-            for row in runwayRows {
-                sequence = sequence.airport == row.airport ? (row.airport, sequence.next + 1) : (row.airport, 0)
-                let runway = row.runway
+            for runway in rows.runways {
+                sequence = sequence.airport == runway.airport ? (runway.airport, sequence.next + 1) : (runway.airport, 0)
                 insertRunway.reset()
-                insertRunway.bind(1, row.airport); insertRunway.bind(2, AirfieldStorage.feet(runway.lengthFeet))
-                insertRunway.bind(3, AirfieldStorage.feet(runway.widthFeet))
-                insertRunway.bind(4, AirfieldStorage.code(runway.surface)); insertRunway.bind(5, runway.surfaceRaw)
+                insertRunway.bind(1, runway.airport); insertRunway.bind(2, runway.lengthFeet)
+                insertRunway.bind(3, runway.widthFeet)
+                insertRunway.bind(4, runway.surface); insertRunway.bind(5, runway.surfaceRaw)
                 insertRunway.bind(6, Int64(runway.lighted ? 1 : 0)); insertRunway.bind(7, Int64(runway.closed ? 1 : 0))
-                insertRunway.bind(8, AirfieldEncoding.encode(runway.ends))
+                insertRunway.bind(8, runway.ends)
                 insertRunway.bind(9, sequence.next)
                 try insertRunway.step()
                 report.runwaysImported += 1
             }
-            report.frequenciesImported = frequencyRows.count
             let insertMeta = try database.prepare("INSERT INTO meta VALUES (?,?)")
             for (key, value) in [("schema", schemaVersion), ("source", "OurAirports (ourairports.com), public domain"),
                                  ("dataDate", options.dataDate), ("includesClosed", options.includeClosed ? "yes" : "no"),

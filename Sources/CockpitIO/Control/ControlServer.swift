@@ -140,6 +140,12 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// A handler for one client connection, as `start` installs on every accepted channel. Public so that a
+    /// connection can also be driven on NIO's embedded channel (the fuzz target `control-connection`).
+    public func makeConnectionHandler() -> any ChannelInboundHandler {
+        ControlConnectionHandler(server: self)
+    }
+
     /// Closes the listening socket and removes its file. Call from outside the loop.
     public func stop() {
         watchTask?.cancel()

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora Fuzz/Corpus/<target>/ from the repository's fixtures and the specs' worked examples.
+Run from the repository root: python3 Fuzz/seed-corpus.py (idempotent; see Fuzz/Corpus/SOURCE.md)."""
+import hashlib, os, re
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+out = os.path.join(root, "Fuzz", "Corpus")
+fixtures = os.path.join(root, "Tests", "Fixtures", "flights")
+
+def seed(target, data):
+    if isinstance(data, str): data = data.encode()
+    directory = os.path.join(out, target)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, hashlib.sha1(data).hexdigest()[:16]), "wb") as f: f.write(data)
+
+def head(name, lines, skip=0):
+    with open(os.path.join(fixtures, name), "rb") as f: return b"".join(f.readlines()[skip:skip + lines])
+
+# control-request: the protocol's documented requests (docs/control-protocol.md).
+requests = [
+    'status', '{"v":1,"request":"status","id":7}', '{"v":1,"request":"watch"}', '{"v":1,"request":"version"}',
+    '{"v":1,"request":"nearest","n":5,"radiusNauticalMiles":50,"minRunwayFeet":2000,"hardSurface":true}',
+    '{"v":1,"request":"nearest","at":{"latitudeDegrees":47.46,"longitudeDegrees":8.55},"all":true}',
+    '{"v":1,"request":"airfield","ident":"LSZH","metar":"LSZH 221150Z 24012G25KT 200V280 9999 FEW040 12/04 Q1015"}',
+    '{"v":1,"request":"history","lastSeconds":600,"per":"second"}', '{"v":1,"request":"flights"}',
+    '{"v":1,"request":"export","flight":1,"format":"igc"}', '{"v":1,"request":"hypoxia.ack","id":"a"}',
+    '{"v":2,"request":"status"}', '{"request":"echo","id":[1,{"a":null}],"x":"\\u00e9\\n"}',
+]
+for r in requests: seed("control-request", r)
+# control-connection: script byte, then the client's writes cut at 0xFE.
+seed("control-connection", b"\x00status\n")
+seed("control-connection", b"\x20" + b'{"v":1,"request":"watch"}\n\xfe\xfe')
+seed("control-connection", b"\x08" + b"".join(b'{"request":"echo","pad":"%d%s"}\n' % (i, b"x" * 300) for i in range(3)))
+seed("control-connection", b"\x01" + b'{"request":"echo","n":1}\n{"request":"echo","n":2}\n')
+seed("control-connection", b"\x06" + b'{"v":1,"req\xfeuest":"nearest","n":5}\n\xfe{"v":1,"request":"airf')
+seed("control-connection", b"\x12" + b'{"v":1,"request":"export","flight":1,"format":"gpx"}\n{"request":"echo"}\n')
+# traffic-datagram: mode byte (0x04: on into a core; 0x03: keyed receiver, valid tag), then docs/traffic-packet.md's
+# worked examples (report, ground query, reply v1 and v2; example 2 carries a tag under the spec's example key).
+examples = ["c101a0a1b2c300016b02bd2000fac37ef3861420016303b6c0000800",
+            "c102205e5e5e00006b02bd250000683fb70012348000ffffffff8000",
+            "c101e000beefffff6b02bd2000fa4fb899eb80f9fffb0000ffffff024fa4faeb60b6ffffff000000",
+            "c181205e5e5e00006b02bd26000002123456a06b02bd2401f46843230016640271044c200000654321a06b02bd250000681b4ffff6e600c80320d555fb",
+            "c28100a1b2c300016b02bd2001f4c37ef386142002123456800401cfff0601f43240026543210102ff9c00038000ff0080",
+            "c101b0a1b2c300026b02bd2100fac37ef3861420016303b6c0000800c4c17a11a2a42c8c"]
+for example in examples:
+    seed("traffic-datagram", b"\x04" + bytes.fromhex(example))
+    seed("traffic-datagram", b"\x07" + bytes.fromhex(example))
+# gpsd-line: mode byte (read size, 0x40 into a core), then real gpsd output.
+seed("gpsd-line", b"\x7f" + head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 12))
+seed("gpsd-line", b"\x45" + head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 6, skip=200))
+seed("gpsd-line", b"\x40" + b'{"class":"TPV","mode":3}*{"class":"TPV","mode":3}\n{"class":"TPV","mode":3,"time":"2017-09-24T14:30:01.000Z","lat":46.2,"lon":12.8}\r\n')
+# replay-file: a recording (docs/recording-format.md; calibration and ADC words from the BMP280 datasheet), a gpspipe
+# log and IGC heads from the fixtures.
+seed("replay-file", '{"format":"cockpitd-recording","formatVersion":1,"software":"cockpitd 0.1.0","timeUnit":"monotonic nanoseconds",'
+     '"devices":{"gps":{"source":"gpsd","endpoint":"localhost:2947"},"baro":{"source":"bmp280","calibrationHex":'
+     '"706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"}},"core":{"gpsStaleAfterSeconds":3,"baroStaleAfterSeconds":2,"tickIntervalSeconds":1}}\n'
+     '{"t":1000000000,"k":"gpsd","line":"{\\"class\\":\\"TPV\\",\\"mode\\":3,\\"time\\":\\"2017-09-24T14:30:01.000Z\\",\\"lat\\":46.2,\\"lon\\":12.8,\\"altMSL\\":1200.5}"}\n'
+     '{"t":1050000000,"k":"baro.adc","adcT":519888,"adcP":415148}\n'
+     '{"t":1100000000,"k":"baro.calibration","hex":"706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"}\n'
+     '{"t":1200000000,"k":"fix","fix":{"utc":1506263402,"mode":3,"lat":46.2,"lon":12.8,"altMSL":1201,"altHAE":1248,"speed":30,"track":90,"climb":1,"eph":5,"epv":8}}\n'
+     '{"t":1300000000,"k":"datagram","from":"192.0.2.7:4000","hex":"c101a0a1b2c300016b02bd2000fac37ef3861420016303b6c0000800"}\n'
+     '{"t":1400000000,"k":"baro.pressure","pressurePa":100653.3,"temperatureC":25.1}\n'
+     '{"t":1500000000,"k":"command","command":"hypoxia.ack"}\n{"t":1600000000,"k":"gps.disconnected","reason":"eof"}\n')
+seed("replay-file", head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 20, skip=100))
+seed("replay-file", head("igc_lib__napret.igc", 40))
+seed("replay-file", head("aerofiles__skytraxx21-2023-04-15.igc", 30))
+# metar-wind: reports in the formats WindParser reads (docs/airfields.md, ICAO Annex 3 groups).
+for m in ["METAR LSZH 221150Z 24012G25KT 200V280 9999 FEW040 12/04 Q1015",
+          "SPECI EGLL 221220Z VRB03KT CAVOK 15/08 Q1020", "LFPG 221200Z 00000KT 9999 SKC 10/02 Q1030",
+          "TAF LSZH 221100Z 2212/2318 27015G30KT 9999 BKN030\nMETAR LSZH 221150Z 12005MPS 9999 FEW040 12/04 Q1015=",
+          "UUEE 221200Z 36010KMH 9999 OVC010 M02/M05 Q1008", "KJFK 221151Z 31022G3KT 10SM FEW250 M04/M18 A3034"]:
+    seed("metar-wind", m)
+# config-file: the shipped configuration (all keys commented) and a few set keys (Systemd/cockpitd.conf).
+with open(os.path.join(root, "Systemd", "cockpitd.conf"), "rb") as f: conf = f.read()
+seed("config-file", conf)
+uncommented = re.sub(rb"(?m)^# ([a-z][a-z0-9-]* = )", rb"\1", conf)
+seed("config-file", uncommented)
+seed("config-file", b"\xef\xbb\xbfgpsd = localhost:2947\nrecord = no\n")
+# ourairports-csv: OurAirports' header rows with a few real rows (LSZH, its runways and frequencies; public domain).
+A = ('"id","ident","type","name","latitude_deg","longitude_deg","elevation_ft","continent","iso_country","iso_region","municipality","scheduled_service","icao_code","iata_code","gps_code","local_code","home_link","wikipedia_link","keywords"\n'
+     '2434,"LSZH","large_airport","Zürich Airport",47.458056,8.548056,1417,"EU","CH","CH-ZH","Zurich","yes","LSZH","ZRH","LSZH",,"https://www.zurich-airport.com/","https://en.wikipedia.org/wiki/Z%C3%BCrich_Airport","Kloten, ""Zurich"""\n')
+seed("ourairports-csv", b"\x00" + A.encode())
+R = ('"id","airport_ref","airport_ident","length_ft","width_ft","surface","lighted","closed","le_ident","le_latitude_deg","le_longitude_deg","le_elevation_ft","le_heading_degT","le_displaced_threshold_ft","he_ident","he_latitude_deg","he_longitude_deg","he_elevation_ft","he_heading_degT","he_displaced_threshold_ft"\r\n'
+     '247426,2434,"LSZH",8202,197,"CON",1,0,"10",47.4612,8.5349,1391,95.0,,"28",47.4576,8.5706,1402,275.0,\r\n')
+seed("ourairports-csv", b"\x00\xfe" + R.encode())
+F = ('"id","airport_ref","airport_ident","type","description","frequency_mhz"\n'
+     '64033,2434,"LSZH","TWR","ZURICH TWR",118.1\n64034,2434,"LSZH","ATIS","ATIS, ""D""",128.525\n')
+seed("ourairports-csv", b"\x01\xfe\xfe" + F.encode())
+seed("ourairports-csv", b"\x00" + A.encode() + b"\xfe" + R.encode() + b"\xfe" + F.encode())
+# bmp280: mode byte, the datasheet's calibration (section 3.12), the data registers for adc_T 519888 / adc_P 415148,
+# then raw words as a recording may hold them.
+cal = bytes.fromhex("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")
+seed("bmp280", b"\x02" + cal + bytes([0x65, 0x5A, 0xC0, 0x7E, 0xED, 0x00]))
+seed("bmp280", b"\x03" + cal + bytes([0x65, 0x5A, 0xC0, 0x7E, 0xED, 0x00]) + (519888).to_bytes(4, "little") + (1).to_bytes(4, "little")
+     + (0x80000).to_bytes(4, "little") + (0xFFFFF).to_bytes(4, "little"))
