@@ -40,7 +40,8 @@ run_one() {
     local status=0 dictionary=()
     [[ -f Fuzz/Dictionaries/$target.dict ]] && dictionary=(-dict="$root/Fuzz/Dictionaries/$target.dict")
     # -timeout: one input taking 10 s is a hang; leaks are reported by LeakSanitizer at exit (-detect_leaks=1).
-    COCKPIT_FUZZ_TARGET=$target "$binary" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+    # SWIFT_BACKTRACE: Swift's own crash backtracer would race libFuzzer's handler for a trap (and trips ASan).
+    COCKPIT_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
         -rss_limit_mb=2048 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dictionary[@]}" "$@" \
         "$work" "$root/Fuzz/Corpus/$target" > "$log" 2>&1 || status=$?
     local stats

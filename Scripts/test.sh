@@ -6,4 +6,7 @@ bash Scripts/setup.sh
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
 bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
 swift test -Xswiftc -warnings-as-errors
+# Fuzzing smoke run (docs/fuzzing.md): the sanitizer build of Fuzz/, then 10 s of every target; any crash, leak or
+# timeout fails CI. The 10⁷-execution campaigns run by hand (Scripts/fuzz.sh TARGET SECONDS).
+bash Scripts/fuzz.sh all 10
 bash Scripts/test-package.sh    # the .deb: lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12

@@ -358,5 +358,11 @@ public enum AirfieldStorage {
     }
     public static func microdegrees(_ degrees: Double) -> Int64 { Int64((degrees * 1e6).rounded()) }
     public static func degrees(_ microdegrees: Int64?) -> Double? { microdegrees.map { Double($0) / 1e6 } }
-    public static func feet(_ value: Double?) -> Int64? { value.map { Int64($0.rounded()) } }
+    /// Lengths and elevations in whole feet. A value that cannot be one — not finite, or beyond the Earth's equatorial
+    /// circumference (40,075 km, 1.315·10⁸ ft) — is stored as unknown: `1e300` in a CSV trapped the conversion.
+    public static func feet(_ value: Double?) -> Int64? {
+        guard let value, value.isFinite, abs(value) <= maximumFeet else { return nil }
+        return Int64(value.rounded())
+    }
+    static let maximumFeet = 40_075_017.0 / 0.3048
 }

@@ -31,6 +31,9 @@ public struct GPSDReportDecoder: Sendable {
             // Cheap structural check so a broken line of another class is still counted as malformed.
             return bytes.contains(0) ? .malformed(reason: "NUL in line") : .ignored(reportClass: reportClass)
         }
+        // libgps's parser also never advances over junk where it expects a key: `{KKK"class":"TPV",…}` (found by the
+        // gpsd-line fuzz target) spun gps_unpack forever. Only well-formed JSON reaches libgps.
+        guard (try? JSONParser.parse(bytes: bytes)) != nil else { return .malformed(reason: "not valid JSON") }
         bytes.append(0)
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         defer { data.deallocate() }
