@@ -21,6 +21,19 @@ struct GPSDFuzzFindingsTests {
             }
             #expect(reason == "not valid JSON")
         }
+        // Before: an array of objects under an unknown key of a TPV spun gps_unpack the same way.
+        for line in [#"{"class":"TPV","deviices":[{"class":"DEVICE","path":"udp://127.0.0.1:29470","activated":"2026-11-22T02:38:40.884Z"}]}"#,
+                     #"{"class":"TPV","mode":3,"lat":{"x":1}}"#, #"{"class":"SKY","satellites":[[1]]}"#] {
+            guard case .malformed(let reason) = decoder.decode(line) else {
+                Issue.record("\(line.prefix(40))… was not refused")
+                continue
+            }
+            #expect(reason.hasSuffix("with an unexpected array or object"))
+        }
+        // SKY's satellites are the one array gpsd sends (gpsd 3.22 output, shortened).
+        let sky = #"{"class":"SKY","device":"udp://127.0.0.1:29470","satellites":[{"PRN":2,"el":45.0,"az":92.0,"ss":38.0,"used":true},{"PRN":5,"el":12.0,"az":310.0,"ss":0.0,"used":false}]}"#
+        guard case .satellites(let counts) = decoder.decode(sky) else { Issue.record("a SKY with satellites was refused"); return }
+        #expect(counts.used == 1 && counts.visible == 2)
         // The same fix, well formed, is still a fix (gpsd 3.22 output from the bundled fixture's device).
         let good = #"{"class":"TPV","device":"udp://127.0.0.1:29470","mode":3,"lat":52.850155000,"lon":5.313616667,"altHAE":42.8000,"altMSL":-4.0000,"epv":20.700,"eph":11.400}"#
         guard case .fix(let fix) = decoder.decode(good) else { Issue.record("a good TPV was refused"); return }

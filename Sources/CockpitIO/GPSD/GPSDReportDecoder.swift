@@ -31,9 +31,11 @@ public struct GPSDReportDecoder: Sendable {
             // Cheap structural check so a broken line of another class is still counted as malformed.
             return bytes.contains(0) ? .malformed(reason: "NUL in line") : .ignored(reportClass: reportClass)
         }
-        // libgps's parser also never advances over junk where it expects a key: `{KKK"class":"TPV",…}` (found by the
-        // gpsd-line fuzz target) spun gps_unpack forever. Only well-formed JSON reaches libgps.
-        guard (try? JSONParser.parse(bytes: bytes)) != nil else { return .malformed(reason: "not valid JSON") }
+        // libgps's parser also never advances over junk where it expects a key (`{KKK"class":"TPV",…}`) nor over an
+        // array or object where it expects a plain value (`"deviices":[{…}]` in a TPV): both found by the gpsd-line
+        // fuzz target, both spun gps_unpack forever. Only well-formed JSON of the shape gpsd sends reaches libgps.
+        guard let parsed = try? JSONParser.parse(bytes: bytes) else { return .malformed(reason: "not valid JSON") }
+        guard Self.hasGpsdShape(parsed) else { return .malformed(reason: "\(reportClass) with an unexpected array or object") }
         bytes.append(0)
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         defer { data.deallocate() }
@@ -106,6 +108,25 @@ public struct GPSDReportDecoder: Sendable {
             }
         }
         return false
+    }
+
+    /// A TPV or SKY as gpsd writes it: members with plain values, except SKY's `satellites`, an array of objects with
+    /// plain values.
+    static func hasGpsdShape(_ report: JSONValue) -> Bool {
+        func isPlain(_ value: JSONValue) -> Bool {
+            switch value {
+            case .array, .object: false
+            default: true
+            }
+        }
+        guard case .object(let object) = report else { return false }
+        for (key, value) in object.members where !isPlain(value) {
+            guard key == "satellites", case .array(let satellites) = value else { return false }
+            for satellite in satellites {
+                guard case .object(let fields) = satellite, fields.members.allSatisfy({ isPlain($0.value) }) else { return false }
+            }
+        }
+        return true
     }
 
     /// Finds the value of the top-level "class" member without a full parse.
