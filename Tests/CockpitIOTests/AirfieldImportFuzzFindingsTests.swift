@@ -31,6 +31,19 @@ struct AirfieldImportFuzzFindingsTests {
         #expect(rows.runways.map(\.widthFeet) == [nil, 197])
     }
 
+    @Test func aRepeatedHeaderColumnDoesNotReadPastTheRow() throws {
+        // Before: the header `…,"elevation_ft","continent","iso_country",…,"elevation_ft",…` mapped a name to its last
+        // index, the short-row check compared with the number of distinct names, and `row[index]` trapped
+        // ("Index out of range") in AirfieldImporter.parse.
+        let airports = Self.header + ",\"name\",\"elevation_ft\"\n"
+            + "1,\"XAAA\",\"small_airport\",\"Short\",47.0,8.0,1400,\"CH\",\"Town\"\n"
+            + "2,\"XBBB\",\"small_airport\",\"Full\",47.1,8.1,1500,\"CH\",\"Town\",\"Full\",1500\n"
+        let rows = try AirfieldImporter.parse(airports: Array(airports.utf8), runways: Array((Self.runwayHeader + "\n").utf8),
+                                              frequencies: Array("\"id\",\"airport_ref\",\"type\",\"description\",\"frequency_mhz\"\n".utf8))
+        #expect(rows.airports.map(\.ident) == ["XBBB"])
+        #expect(rows.report.skipped["airports: short row"] == 1)
+    }
+
     @Test func feetKeepsEveryLengthOnEarthAndRefusesWhatNoneCanBe() {
         // The longest runway on OurAirports is under 20,000 ft; the Earth's equatorial circumference is 131,479,715 ft (40,075.017 km).
         #expect(AirfieldStorage.feet(18_045.4) == 18_045)

@@ -47,6 +47,8 @@ public enum AirfieldImporter {
     struct Table {
         let name: String
         let header: [String: Int]
+        /// Fields in the header row. Not `header.count`: a repeated column name maps to its last index, beyond it.
+        let width: Int
         var reader: CSVReader
 
         init(name: String, bytes: [UInt8]) {
@@ -56,6 +58,7 @@ public enum AirfieldImporter {
             for (index, column) in header.enumerated() { map[column] = index }
             self.name = name
             self.header = map
+            self.width = header.count
             self.reader = reader
         }
 
@@ -113,7 +116,7 @@ public enum AirfieldImporter {
         var airportRows: [AirportRow] = []
         var seen = Set<Int64>()
         while let row = airports.reader.next() {
-            guard row.count >= airports.header.count else { report.skip("airports: short row"); continue }
+            guard row.count >= airports.width else { report.skip("airports: short row"); continue }
             guard let id = Int64(row[aID]), let lat = Double(row[aLat]), let lon = Double(row[aLon]), abs(lat) <= 90, abs(lon) <= 180,
                   !row[aIdent].isEmpty else { report.skip("airports: unparsable"); continue }
             guard let type = AirfieldType(rawValue: row[aType]) else { report.skip("airports: type \(row[aType])"); continue }
@@ -145,7 +148,7 @@ public enum AirfieldImporter {
         var runwayRows: [RunwayRow] = []
         var summaries: [Int64: RunwaySummary] = [:]
         while let row = runways.reader.next() {
-            guard row.count >= runways.header.count, let id = Int64(row[rID]), let airport = Int64(row[rAirport]) else {
+            guard row.count >= runways.width, let id = Int64(row[rID]), let airport = Int64(row[rAirport]) else {
                 report.skip("runways: unparsable"); continue
             }
             guard known.contains(airport) else { report.skip("runways: airport not imported"); continue }
@@ -175,7 +178,7 @@ public enum AirfieldImporter {
         let fDescription = try frequencies.column("description"), fMHz = try frequencies.column("frequency_mhz")
         var frequencyRows: [FrequencyRow] = []
         while let row = frequencies.reader.next() {
-            guard row.count >= frequencies.header.count, let id = Int64(row[fID]), let airport = Int64(row[fAirport]) else {
+            guard row.count >= frequencies.width, let id = Int64(row[fID]), let airport = Int64(row[fAirport]) else {
                 report.skip("frequencies: unparsable"); continue
             }
             guard known.contains(airport) else { report.skip("frequencies: airport not imported"); continue }
