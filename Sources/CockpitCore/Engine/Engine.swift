@@ -33,7 +33,8 @@ public struct Engine: Sendable {
         switch event {
         case .gps(let report):
             gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            if case .fix(let fix) = report, fix.hasValidPosition {
+            // A fix the GPS state refused as implausible (counted there) reaches nothing else.
+            if case .fix(let fix) = report, fix.hasValidPosition, PlausibleRange.problem(with: fix) == nil {
                 let nearest = airfields.last?.nearest.first
                 let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
                 terrain = nil
