@@ -41,18 +41,30 @@ enum Bench {
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 
-    /// Starts a process with stdout and stderr on /dev/null.
-    static func spawn(_ arguments: [String], output: String = "/dev/null") -> pid_t {
+    /// Starts a process with stdout (or `output`) and stderr on /dev/null; `environment` entries are added to ours.
+    static func spawn(_ arguments: [String], output: String = "/dev/null", environment: [String] = []) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = arguments.map { strdup($0) } + [nil]
+        var inherited: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] { inherited.append(entry); index += 1 }
+        let added = environment.map { strdup($0) }
+        let envp = added + inherited + [nil]
         var pid: pid_t = 0
-        posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         posix_spawn_file_actions_destroy(&actions)
-        for pointer in argv { free(pointer) }
+        for pointer in argv + added { free(pointer) }
         return pid
+    }
+
+    /// The static-stdlib release build when it has been built (`Scripts/install.sh` builds it in .build-release-static),
+    /// else the binary next to this benchmark (dynamic Swift runtime: larger RSS, shared libraries mapped).
+    static var shippedDaemon: (path: String, label: String) {
+        let staticBuild = root + "/.build-release-static/release/cockpitd"
+        return access(staticBuild, X_OK) == 0 ? (staticBuild, "static-stdlib build") : (binaries + "/cockpitd", "this build (dynamic Swift runtime)")
     }
 
     /// Waits for a child and returns its exit status.

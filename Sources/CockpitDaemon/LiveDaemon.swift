@@ -49,7 +49,8 @@ public final class LiveDaemon: Sendable {
         let settings = options.settings
         var core = settings.coreConfiguration
         core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
-        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath)
+        // quick_check runs beside the loop, not before READY=1 (issue 18).
+        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true)
         core.airfieldsUnavailableReason = airfields.openError
         let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
