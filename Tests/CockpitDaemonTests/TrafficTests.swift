@@ -236,9 +236,12 @@ struct TrafficTests {
         #expect(waitFor(seconds: 20) { done.withLock { $0 } })
         usleep(500_000)
         let status = try #require(try ControlClient(path: controlSocket).request("status")["status"])
-        let rejected = status["traffic"]?["rejected"]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
-        let received = status["traffic"]?["received"]?.int64Value ?? 0
-        let events = rejected + received
+        func sum(_ key: String) -> Int64 {
+            status["traffic"]?[key]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
+        }
+        let rejected = sum("rejected"), received = sum("accepted")
+        let events = status["traffic"]?["received"]?.int64Value ?? -1
+        #expect(events == rejected + received, "every datagram in exactly one counter")
         // What the kernel dropped at the daemon's socket (when two busy cores fall behind) never reached the daemon;
         // /proc/net/udp counts it. Everything else must be accounted for, one by one.
         let kernelDrops = Self.kernelDrops(port: port)

@@ -71,6 +71,8 @@ public enum TrafficPacket {
 
     public enum Rejection: String, Error, Sendable, CaseIterable {
         case tooShort = "too-short"
+        /// Longer than any datagram of the protocol (472 bytes: a 500-byte datagram less the IPv4 and UDP headers).
+        case tooLong = "too-long"
         case badMagicOrVersion = "bad-version"
         case unknownType = "unknown-type"
         case reservedBitsSet = "reserved-bits"

@@ -94,6 +94,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func handle(_ line: ArraySlice<UInt8>, context: ChannelHandlerContext) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+        server.count { $0.requests += 1 }
         switch ControlProtocol.parseRequest(line) {
         case .failure(let failure):
             server.count { $0.badRequests += 1 }
@@ -138,6 +139,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func fail(_ context: ChannelHandlerContext, _ failure: ControlProtocol.Failure, close: Bool) {
         let line = ControlProtocol.errorResponse(failure)
+        server.count { $0.errorAnswers += 1 }
         if close {
             // Answer, then stop sending. Input still unread is drained and dropped until the client hangs
             // up (closing with unread input would reset the connection before the client sees the answer);

@@ -29,7 +29,7 @@ public struct TrafficAuthenticator: Sendable {
 public enum TrafficDatagramCheck {
     public static func check(_ datagram: [UInt8], authenticator: TrafficAuthenticator?) -> Event {
         guard datagram.count >= 3 else { return .trafficRejected(reason: TrafficPacket.Rejection.tooShort.rawValue) }
-        guard datagram.count <= TrafficPacket.maximumPayload else { return .trafficRejected(reason: TrafficPacket.Rejection.lengthMismatch.rawValue) }
+        guard datagram.count <= TrafficPacket.maximumPayload else { return .trafficRejected(reason: TrafficPacket.Rejection.tooLong.rawValue) }
         // Version 1 for everything; version 2 (dense) only for relay replies, which we ask for with a flag.
         let dense = datagram[0] == TrafficPacket.denseMagicVersion && datagram[1] == TrafficPacket.MessageType.relayReply.rawValue
         guard datagram[0] == TrafficPacket.magicVersion || dense else {
