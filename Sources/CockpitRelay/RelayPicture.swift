@@ -118,28 +118,77 @@ public struct RelayPicture: Sendable {
         let northScale = metersPerRadian * radians, cosine = cos(latitude * radians), sine = sin(latitude * radians)
         let radiusSquared = radiusMeters * radiusMeters
         let ownAltitude = altitudeFeet ?? .nan
-        var found: [(distanceSquared: Double, identifier: UInt32)] = []
+        // The cells in range, nearest first by a lower bound on the distance of anything in them: once `limit`
+        // aircraft are found, a cell whose bound is beyond the farthest of them cannot change the answer, and
+        // neither can any later cell (in a dense area the nearest 31 lie in the central few cells).
+        var visits: [(boundSquared: Double, cell: Cell)] = []
+        visits.reserveCapacity(Int((2 * rows + 1) * (2 * columns + 1)))
+        let centerWest = Double(center.longitudeIndex) * Self.cellDegrees - 180
+        let span = min(columns, Self.longitudeCells / 2)
         for row in (center.latitudeIndex - rows)...(center.latitudeIndex + rows) {
-            let span = min(columns, Self.longitudeCells / 2)
+            let south = Double(row) * Self.cellDegrees - 90, north = south + Self.cellDegrees
+            let northGap = max(0, south - latitude, latitude - north)
+            // |east scale| over the row's latitudes (linear in latitude: its smallest magnitude is at an edge or 0).
+            let scaleSouth = cosine - sine * (south - latitude) * radians / 2, scaleNorth = cosine - sine * (north - latitude) * radians / 2
+            let eastScale = scaleSouth * scaleNorth <= 0 ? 0 : min(abs(scaleSouth), abs(scaleNorth))
             for offset in -span...span {
                 if offset == span && span == Self.longitudeCells / 2 && offset != -span { continue }   // whole ring: once
                 var column = (center.longitudeIndex + offset) % Self.longitudeCells
                 if column < 0 { column += Self.longitudeCells }
-                guard let members = cells[Cell(latitudeIndex: row, longitudeIndex: column)] else { continue }
-                for member in members where member.identifier != excluding {
-                    let deltaLatitude = member.latitude - latitude
-                    let north = deltaLatitude * northScale
-                    var deltaLongitude = member.longitude - longitude
-                    if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
-                    let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
-                    let squared = north * north + east * east
-                    guard squared <= radiusSquared else { continue }
-                    if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
-                    found.append((squared, member.identifier))
-                }
+                let west = centerWest + Double(offset) * Self.cellDegrees, east = west + Self.cellDegrees
+                let near = offset == 0 ? 0 : offset > 0 ? west - longitude : longitude - east
+                let far = offset > 0 ? east - longitude : longitude - west
+                let eastGap = max(0, min(near, 360 - far))   // a member's Δλ is wrapped into ±180°
+                let northMeters = northGap * northScale, eastMeters = eastGap * northScale * eastScale
+                let boundSquared = northMeters * northMeters + eastMeters * eastMeters
+                guard boundSquared <= radiusSquared else { continue }
+                visits.append((boundSquared, Cell(latitudeIndex: row, longitudeIndex: column)))
             }
         }
-        found.sort { $0.distanceSquared < $1.distanceSquared || ($0.distanceSquared == $1.distanceSquared && $0.identifier < $1.identifier) }
-        return found.prefix(limit).compactMap { entries[$0.identifier]?.report }
+        visits.sort { $0.boundSquared < $1.boundSquared }
+        // The `limit` nearest so far, nearest first (a bounded insertion: no sort of every candidate in range).
+        var found: [(distanceSquared: Double, identifier: UInt32)] = []
+        found.reserveCapacity(limit)
+        for visit in visits {
+            if found.count == limit, visit.boundSquared > found[limit - 1].distanceSquared { break }
+            guard let members = cells[visit.cell] else { continue }
+            for member in members where member.identifier != excluding {
+                let deltaLatitude = member.latitude - latitude
+                let north = deltaLatitude * northScale
+                var deltaLongitude = member.longitude - longitude
+                if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
+                let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
+                let squared = north * north + east * east
+                guard squared <= radiusSquared else { continue }
+                if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
+                Self.keepNearest(&found, (squared, member.identifier), limit: limit)
+            }
+        }
+        var reports: [TrafficPacket.Report] = []
+        reports.reserveCapacity(found.count)
+        for candidate in found {
+            if let entry = entries[candidate.identifier] { reports.append(entry.report) }
+        }
+        return reports
+    }
+
+    /// Inserts a candidate into `found` (sorted by distance, then identifier; at most `limit` long) if it is among
+    /// the nearest `limit`. Same order as sorting all candidates and taking the first `limit`.
+    static func keepNearest(_ found: inout [(distanceSquared: Double, identifier: UInt32)],
+                            _ candidate: (distanceSquared: Double, identifier: UInt32), limit: Int) {
+        func before(_ a: (distanceSquared: Double, identifier: UInt32), _ b: (distanceSquared: Double, identifier: UInt32)) -> Bool {
+            a.distanceSquared < b.distanceSquared || (a.distanceSquared == b.distanceSquared && a.identifier < b.identifier)
+        }
+        if found.count == limit {
+            guard before(candidate, found[limit - 1]) else { return }
+            found.removeLast()
+        }
+        var index = found.count
+        found.append(candidate)
+        while index > 0, before(candidate, found[index - 1]) {
+            found[index] = found[index - 1]
+            index -= 1
+        }
+        found[index] = candidate
     }
 }
