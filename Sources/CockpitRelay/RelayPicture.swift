@@ -33,7 +33,14 @@ public struct RelayPicture: Sendable {
     static let longitudeCells = Int32(360 / cellDegrees)
 
     public private(set) var entries: [UInt32: Entry] = [:]
-    private var cells: [Cell: [Member]] = [:]
+    /// A cell's members and, slot for slot, their reports: a query scans the small members and copies the reports
+    /// of the nearest straight from the cell (no lookup per answer in the table of every aircraft).
+    struct Bucket: Sendable {
+        var members: [Member] = []
+        var reports: [TrafficPacket.Report] = []
+    }
+
+    private var cells: [Cell: Bucket] = [:]
     public var count: Int { entries.count }
 
     public init() {}
@@ -56,35 +63,36 @@ public struct RelayPicture: Sendable {
             guard existing.report.utc <= report.utc else { return false }
             if existing.cell == cell {
                 slot = existing.slot
-                cells[cell]![slot] = member
+                cells[cell]!.members[slot] = member
+                cells[cell]!.reports[slot] = report
             } else {
                 remove(from: existing.cell, slot: existing.slot)
-                slot = append(member, to: cell)
+                slot = append(member, report, to: cell)
             }
         } else {
-            slot = append(member, to: cell)
+            slot = append(member, report, to: cell)
         }
         entries[report.identifier] = Entry(report: report, heardAtSeconds: heardAtSeconds, fromDatabase: fromDatabase, cell: cell, slot: slot)
         return true
     }
 
-    private mutating func append(_ member: Member, to cell: Cell) -> Int {
-        var slot = 0
-        cells[cell, default: []].append(member)
-        slot = cells[cell]!.count - 1
-        return slot
+    private mutating func append(_ member: Member, _ report: TrafficPacket.Report, to cell: Cell) -> Int {
+        cells[cell, default: Bucket()].members.append(member)
+        cells[cell]!.reports.append(report)
+        return cells[cell]!.members.count - 1
     }
 
     /// Swap-remove: the last member takes the freed slot (and its entry learns the new slot).
     private mutating func remove(from cell: Cell, slot: Int) {
-        guard var members = cells[cell] else { return }
-        let last = members.count - 1
+        guard let last = cells[cell].map({ $0.members.count - 1 }) else { return }
         if slot != last {
-            members[slot] = members[last]
-            entries[members[slot].identifier]?.slot = slot
+            cells[cell]!.members.swapAt(slot, last)
+            cells[cell]!.reports.swapAt(slot, last)
+            entries[cells[cell]!.members[slot].identifier]?.slot = slot
         }
-        members.removeLast()
-        cells[cell] = members.isEmpty ? nil : members
+        cells[cell]!.members.removeLast()
+        cells[cell]!.reports.removeLast()
+        if last == 0 { cells[cell] = nil }
     }
 
     /// Forgets aircraft not heard for `expirySeconds`; returns how many left.
@@ -147,12 +155,15 @@ public struct RelayPicture: Sendable {
         }
         visits.sort { $0.boundSquared < $1.boundSquared }
         // The `limit` nearest so far, nearest first (a bounded insertion: no sort of every candidate in range).
-        var found: [(distanceSquared: Double, identifier: UInt32)] = []
+        var found: [Candidate] = []
         found.reserveCapacity(limit)
+        var scanned: [[TrafficPacket.Report]] = []   // the reports of the cells visited, for the answer
         for visit in visits {
             if found.count == limit, visit.boundSquared > found[limit - 1].distanceSquared { break }
-            guard let members = cells[visit.cell] else { continue }
-            for member in members where member.identifier != excluding {
+            guard let bucket = cells[visit.cell] else { continue }
+            let cellIndex = Int32(scanned.count)
+            scanned.append(bucket.reports)
+            for (slot, member) in bucket.members.enumerated() where member.identifier != excluding {
                 let deltaLatitude = member.latitude - latitude
                 let north = deltaLatitude * northScale
                 var deltaLongitude = member.longitude - longitude
@@ -161,22 +172,24 @@ public struct RelayPicture: Sendable {
                 let squared = north * north + east * east
                 guard squared <= radiusSquared else { continue }
                 if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
-                Self.keepNearest(&found, (squared, member.identifier), limit: limit)
+                Self.keepNearest(&found, Candidate(distanceSquared: squared, identifier: member.identifier, cell: cellIndex, slot: Int32(slot)),
+                                 limit: limit)
             }
         }
-        var reports: [TrafficPacket.Report] = []
-        reports.reserveCapacity(found.count)
-        for candidate in found {
-            if let entry = entries[candidate.identifier] { reports.append(entry.report) }
-        }
-        return reports
+        return found.map { scanned[Int($0.cell)][Int($0.slot)] }
+    }
+
+    struct Candidate {
+        var distanceSquared: Double
+        var identifier: UInt32
+        var cell: Int32   // index into the visited cells' reports
+        var slot: Int32
     }
 
     /// Inserts a candidate into `found` (sorted by distance, then identifier; at most `limit` long) if it is among
     /// the nearest `limit`. Same order as sorting all candidates and taking the first `limit`.
-    static func keepNearest(_ found: inout [(distanceSquared: Double, identifier: UInt32)],
-                            _ candidate: (distanceSquared: Double, identifier: UInt32), limit: Int) {
-        func before(_ a: (distanceSquared: Double, identifier: UInt32), _ b: (distanceSquared: Double, identifier: UInt32)) -> Bool {
+    static func keepNearest(_ found: inout [Candidate], _ candidate: Candidate, limit: Int) {
+        func before(_ a: Candidate, _ b: Candidate) -> Bool {
             a.distanceSquared < b.distanceSquared || (a.distanceSquared == b.distanceSquared && a.identifier < b.identifier)
         }
         if found.count == limit {
