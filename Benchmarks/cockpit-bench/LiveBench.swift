@@ -22,6 +22,7 @@ func liveBenchmark() throws {
     let udpPort: UInt16 = 29_710, gpsdPort: UInt16 = 29_711, trafficPort: UInt16 = 29_712
     let gpsd = Bench.spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpit-bench-live-gpsd.sock",
                             "udp://127.0.0.1:\(udpPort)"])
+    guard gpsd > 0 else { print("live: could not start gpsd, skipped"); return }   // never kill(0, …): the whole group
     defer { kill(gpsd, SIGTERM); Bench.wait(gpsd) }
     let sink = UDPSink(port: trafficPort)
     defer { sink.close() }
@@ -31,6 +32,7 @@ func liveBenchmark() throws {
     let daemon = Bench.spawn([cockpitd, "run", "--socket", socketPath, "--gpsd", "127.0.0.1:\(gpsdPort)",
                               "--baro", "none", "--airfields", Bench.database, "--traffic-port", "0",
                               "--traffic-to", "127.0.0.1:\(trafficPort)", "--traffic-interval", "0.2"])
+    guard daemon > 0 else { print("live: could not start \(cockpitd) (swift build -c release), skipped"); return }
     defer { kill(daemon, SIGTERM); Bench.wait(daemon) }
     usleep(1_000_000)
     let pacedSeconds = getenv("LIVE_BENCH_PACED_SECONDS").flatMap { Int(String(cString: $0)) } ?? 30
