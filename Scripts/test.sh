@@ -5,5 +5,8 @@ cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
 bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
+# The black-box campaign, short (about a minute): every surface, the daemon answering, every input accounted for.
+python3 Scripts/blackbox.py --binary "$PWD/.build/debug/cockpitd" --scale short > .build/blackbox-short.log \
+  || { cat .build/blackbox-short.log; exit 1; }
 swift test -Xswiftc -warnings-as-errors
 bash Scripts/test-package.sh    # the .deb: lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12

@@ -18,6 +18,7 @@ extension BenchSection {
         BenchSection("radar", radarBenchmark),
         BenchSection("rss", rssBenchmark),
         BenchSection("gpsd", gpsdBenchmark),
+        BenchSection("live", liveBenchmark),
         BenchSection("voice", voiceBenchmark),
         BenchSection("flightlog", { try flightLogBenchmark(flight: Bench.flight, logger: Bench.logger) }),
     ]
