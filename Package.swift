@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
         .target(
@@ -105,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "cockpit-relay",
             dependencies: [
-                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol",
+                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -5,6 +5,9 @@ cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
 bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
+# The black-box campaign, short (about a minute): every surface, the daemon answering, every input accounted for.
+python3 Scripts/blackbox.py --binary "$PWD/.build/debug/cockpitd" --scale short > .build/blackbox-short.log \
+  || { cat .build/blackbox-short.log; exit 1; }
 swift test -Xswiftc -warnings-as-errors
 # Fuzzing smoke run (docs/fuzzing.md): the sanitizer build of Fuzz/, then 10 s of every target; any crash, leak or
 # timeout fails CI. The 10⁷-execution campaigns run by hand (Scripts/fuzz.sh TARGET SECONDS).

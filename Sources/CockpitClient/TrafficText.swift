@@ -31,7 +31,9 @@ public enum TrafficText {
             lines.append(row)
         }
         let rejected = section["rejected"]?.objectValue?.members.map { "\($0.key) \(JSONWriter.string($0.value))" } ?? []
-        lines.append("received \(n(section["received"])), sent \(n(section["datagramsSent"])), rejected: \(rejected.isEmpty ? "none" : rejected.joined(separator: ", "))")
+        let accepted = section["accepted"]
+        lines.append("received \(n(section["received"])) (reports \(n(accepted?["report"])), replies \(n(accepted?["reply"]))), "
+                     + "sent \(n(section["datagramsSent"])), rejected: \(rejected.isEmpty ? "none" : rejected.joined(separator: ", "))")
         return lines.joined(separator: "\n")
     }
 }

@@ -1,30 +1,76 @@
 import CockpitCore
 public import CockpitIO
+import Glibc
+import Synchronization
 
 /// Answers the core's airfield lookups from the on-board database, and the control socket's `nearest` and `airfield`
 /// requests. Used on the daemon's loop only.
 public final class AirfieldService {
-    public let store: AirfieldStore?
+    private let openedStore: AirfieldStore?
+    /// Why the database could not be opened (nil when it opened, also while its background check still runs).
     public let openError: String?
+    /// The background quick_check of a live daemon: nil until it is done, then nil (sound) or the problem.
+    private let check: BackgroundCheck?
+    private var checkVerdict: String??
 
-    public init(path: String?) {
+    /// `checkInBackground`: open without SQLite's quick_check (≈ 200 million instructions, most of the start-up before
+    /// READY=1; issue 18) and run it on a thread of its own. The first use of the store (a lookup, a control request)
+    /// waits for its verdict if it is still running — nothing is ever answered from an unchecked file — and a file that
+    /// fails is dropped with the problem as its error. Replay checks when it opens (false).
+    public init(path: String?, checkInBackground: Bool = false) {
         guard let path else {
-            store = nil
+            openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"
+            check = nil
+            checkVerdict = .some(nil)
             return
         }
         do {
-            store = try AirfieldStore(path: path)
+            openedStore = try AirfieldStore(path: path, verify: !checkInBackground)
             openError = nil
         } catch {
-            store = nil
+            openedStore = nil
             openError = error.description
         }
+        if checkInBackground, openedStore != nil {
+            let check = BackgroundCheck()
+            self.check = check
+            checkVerdict = nil
+            BackgroundThread.start(name: "airfield database check") {
+                let problem = AirfieldStore.integrityProblem(path: path)
+                check.verdict.withLock { $0 = .some(problem) }
+            }
+        } else {
+            check = nil
+            checkVerdict = .some(nil)
+        }
+    }
+
+    /// The store once it is open and checked (waiting for the check if need be); nil if either failed.
+    public var store: AirfieldStore? {
+        if case .some(nil) = verdict { return openedStore }
+        return nil
+    }
+
+    /// Why there is no store to ask.
+    public var unavailableReason: String? {
+        if let openError { return openError }
+        return verdict ?? nil
+    }
+
+    /// The quick_check's verdict (nil: sound); waits for the background check if it is still running (≈ 0.1 s after
+    /// start on this machine, so only a request in the daemon's first moments can wait).
+    private var verdict: String?? {
+        while checkVerdict == nil, let check {
+            checkVerdict = check.verdict.withLock { $0 }
+            if checkVerdict == nil { usleep(1_000) }
+        }
+        return checkVerdict
     }
 
     func answer(_ lookup: AirfieldLookup) -> AirfieldsUpdate {
         guard let store else {
-            return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: openError)
+            return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: unavailableReason)
         }
         do {
             let nearest = try store.nearest(latitude: lookup.latitudeDegrees, longitude: lookup.longitudeDegrees, filter: lookup.nearestFilter,
@@ -36,4 +82,9 @@ public final class AirfieldService {
             return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: error.description)
         }
     }
+}
+
+/// The background check's verdict, handed from its thread to the loop.
+private final class BackgroundCheck: Sendable {
+    let verdict = Mutex<String??>(nil)
 }

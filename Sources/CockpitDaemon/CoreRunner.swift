@@ -11,7 +11,8 @@ public final class CoreRunner {
     public var recorder: Recorder?
     public private(set) var summary = ReplaySummary()
     public private(set) var latest: StatusSnapshot
-    /// When false (a replay at full speed with no readers) snapshots are made only on demand.
+    /// When false (live mode, and a replay at full speed) snapshots are made only on demand — the same value, since
+    /// the runner and its readers share one thread.
     public var publishesSnapshots = true
     /// Flush the recorder on every tick (live mode). Replays flush only when the buffer fills.
     public var flushesRecorderOnTick = false

@@ -56,6 +56,9 @@ public struct DaemonInfo: Sendable {
         if let control {
             object["control"] = .object([
                 "clients": .optional(controlClients),
+                "connections": .integer(Int64(control.accepted)),
+                "requests": .integer(Int64(control.requests)),
+                "errorAnswers": .integer(Int64(control.errorAnswers)),
                 "badRequests": .integer(Int64(control.badRequests)),
                 "oversizedRequests": .integer(Int64(control.oversizedRequests)),
                 "refusedTooManyClients": .integer(Int64(control.refusedTooMany)),

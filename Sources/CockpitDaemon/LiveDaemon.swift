@@ -49,10 +49,14 @@ public final class LiveDaemon: Sendable {
         let settings = options.settings
         var core = settings.coreConfiguration
         core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
-        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath)
+        // quick_check runs beside the loop, not before READY=1 (issue 18).
+        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true)
         core.airfieldsUnavailableReason = airfields.openError
         let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true
+        // The status is read on this loop, a few times a second at most: made when asked, not copied after every
+        // event (the copy retained every state's storage once per fix; docs/performance.md).
+        runner.publishesSnapshots = false
         let flight = settings[FlightSettings.self], traffic = settings[TrafficSettings.self]
         let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
         runner.airfields = airfields
@@ -95,12 +99,8 @@ public final class LiveDaemon: Sendable {
             BaroSource(backend: backend, readIntervalSeconds: options.baroReadIntervalSeconds,
                        makeBus: options.i2cBusFactory, submit: submitLive)
         }
-        gpsSource = gpsd.map { endpoint in
-            GPSDSource(endpoint: endpoint) { input in
-                let time = MonotonicClock.now()
-                host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
-            }
-        }
+        // gpsd's report lines are read and applied on the loop itself (no hand-off per line; docs/performance.md).
+        gpsSource = gpsd.map { endpoint in GPSDSource(endpoint: endpoint, loop: host.loop) { host.ingestLive($0) } }
     }
 
     /// Opens the socket and starts the heartbeat and the sources, then tells systemd READY=1. The watchdog is pinged

@@ -81,7 +81,8 @@ public struct RelayEngine: Sendable {
             authenticator = key
         }
         let report: TrafficPacket.Report
-        switch TrafficDatagramCheck.check(datagram, authenticator: authenticator) {
+        // The keyring has verified the tag already: the check only strips it (one HMAC per request, not two).
+        switch TrafficDatagramCheck.check(datagram, authenticator: nil) {
         case .trafficReport(let decoded): report = decoded
         case .trafficRejected(let reason): return drop(reason)
         default: return drop(TrafficPacket.Rejection.unknownType.rawValue)   // a relay reply is not a request
@@ -106,9 +107,11 @@ public struct RelayEngine: Sendable {
         // Amplification: only an authenticated sender (a valid tag: it cannot have spoofed its address and replayed
         // nothing, since the sequence and time checks passed) gets more bytes back than it sent.
         let budget = authenticator == nil ? min(datagram.count, TrafficPacket.maximumPayload) : TrafficPacket.maximumPayload
-        let reply = makeReply(to: report, tagged: authenticator != nil, budget: budget, utc: utc)
-        var datagramOut = reply
-        if let authenticator { datagramOut += authenticator.tag(reply) }
+        var datagramOut = makeReply(to: report, tagged: authenticator != nil, budget: budget, utc: utc)
+        if let authenticator {
+            let body = datagramOut
+            authenticator.appendTag(of: body, to: &datagramOut)
+        }
         if authenticator == nil, budget < TrafficPacket.maximumPayload { limitedReplies += 1 }
         answered += 1
         bytesOut += datagramOut.count
@@ -145,8 +148,11 @@ public struct RelayEngine: Sendable {
         addresses.sweep(nowSeconds: nowSeconds)
         identifiers.sweep(nowSeconds: nowSeconds)
         // Sequence numbers outlive the picture: a replayed datagram older than this is stale anyway.
+        // Removed in place (no new table of every aircraft each second: that stalled the loop for milliseconds).
         let keep = configuration.expirySeconds + 2 * configuration.freshnessSeconds
-        lastSequence = lastSequence.filter { nowSeconds - $0.value.seconds <= keep }
+        var old: [UInt32] = []
+        for (identifier, last) in lastSequence where nowSeconds - last.seconds > keep { old.append(identifier) }
+        for identifier in old { lastSequence[identifier] = nil }
     }
 
     /// A report another relay stored in the shared database.

@@ -54,6 +54,8 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
     public mutating func sweep(nowSeconds: Double) {
         guard ratePerSecond > 0 else { return }
         let full = burst / ratePerSecond
-        buckets = buckets.filter { nowSeconds - $0.value.updatedSeconds < full }
+        var idle: [Key] = []
+        for (key, bucket) in buckets where nowSeconds - bucket.updatedSeconds >= full { idle.append(key) }
+        for key in idle { buckets[key] = nil }
     }
 }

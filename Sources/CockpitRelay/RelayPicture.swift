@@ -33,7 +33,14 @@ public struct RelayPicture: Sendable {
     static let longitudeCells = Int32(360 / cellDegrees)
 
     public private(set) var entries: [UInt32: Entry] = [:]
-    private var cells: [Cell: [Member]] = [:]
+    /// A cell's members and, slot for slot, their reports: a query scans the small members and copies the reports
+    /// of the nearest straight from the cell (no lookup per answer in the table of every aircraft).
+    struct Bucket: Sendable {
+        var members: [Member] = []
+        var reports: [TrafficPacket.Report] = []
+    }
+
+    private var cells: [Cell: Bucket] = [:]
     public var count: Int { entries.count }
 
     public init() {}
@@ -56,35 +63,36 @@ public struct RelayPicture: Sendable {
             guard existing.report.utc <= report.utc else { return false }
             if existing.cell == cell {
                 slot = existing.slot
-                cells[cell]![slot] = member
+                cells[cell]!.members[slot] = member
+                cells[cell]!.reports[slot] = report
             } else {
                 remove(from: existing.cell, slot: existing.slot)
-                slot = append(member, to: cell)
+                slot = append(member, report, to: cell)
             }
         } else {
-            slot = append(member, to: cell)
+            slot = append(member, report, to: cell)
         }
         entries[report.identifier] = Entry(report: report, heardAtSeconds: heardAtSeconds, fromDatabase: fromDatabase, cell: cell, slot: slot)
         return true
     }
 
-    private mutating func append(_ member: Member, to cell: Cell) -> Int {
-        var slot = 0
-        cells[cell, default: []].append(member)
-        slot = cells[cell]!.count - 1
-        return slot
+    private mutating func append(_ member: Member, _ report: TrafficPacket.Report, to cell: Cell) -> Int {
+        cells[cell, default: Bucket()].members.append(member)
+        cells[cell]!.reports.append(report)
+        return cells[cell]!.members.count - 1
     }
 
     /// Swap-remove: the last member takes the freed slot (and its entry learns the new slot).
     private mutating func remove(from cell: Cell, slot: Int) {
-        guard var members = cells[cell] else { return }
-        let last = members.count - 1
+        guard let last = cells[cell].map({ $0.members.count - 1 }) else { return }
         if slot != last {
-            members[slot] = members[last]
-            entries[members[slot].identifier]?.slot = slot
+            cells[cell]!.members.swapAt(slot, last)
+            cells[cell]!.reports.swapAt(slot, last)
+            entries[cells[cell]!.members[slot].identifier]?.slot = slot
         }
-        members.removeLast()
-        cells[cell] = members.isEmpty ? nil : members
+        cells[cell]!.members.removeLast()
+        cells[cell]!.reports.removeLast()
+        if last == 0 { cells[cell] = nil }
     }
 
     /// Forgets aircraft not heard for `expirySeconds`; returns how many left.
@@ -118,28 +126,82 @@ public struct RelayPicture: Sendable {
         let northScale = metersPerRadian * radians, cosine = cos(latitude * radians), sine = sin(latitude * radians)
         let radiusSquared = radiusMeters * radiusMeters
         let ownAltitude = altitudeFeet ?? .nan
-        var found: [(distanceSquared: Double, identifier: UInt32)] = []
+        // The cells in range, nearest first by a lower bound on the distance of anything in them: once `limit`
+        // aircraft are found, a cell whose bound is beyond the farthest of them cannot change the answer, and
+        // neither can any later cell (in a dense area the nearest 31 lie in the central few cells).
+        var visits: [(boundSquared: Double, cell: Cell)] = []
+        visits.reserveCapacity(Int((2 * rows + 1) * (2 * columns + 1)))
+        let centerWest = Double(center.longitudeIndex) * Self.cellDegrees - 180
+        let span = min(columns, Self.longitudeCells / 2)
         for row in (center.latitudeIndex - rows)...(center.latitudeIndex + rows) {
-            let span = min(columns, Self.longitudeCells / 2)
+            let south = Double(row) * Self.cellDegrees - 90, north = south + Self.cellDegrees
+            let northGap = max(0, south - latitude, latitude - north)
+            // |east scale| over the row's latitudes (linear in latitude: its smallest magnitude is at an edge or 0).
+            let scaleSouth = cosine - sine * (south - latitude) * radians / 2, scaleNorth = cosine - sine * (north - latitude) * radians / 2
+            let eastScale = scaleSouth * scaleNorth <= 0 ? 0 : min(abs(scaleSouth), abs(scaleNorth))
             for offset in -span...span {
                 if offset == span && span == Self.longitudeCells / 2 && offset != -span { continue }   // whole ring: once
                 var column = (center.longitudeIndex + offset) % Self.longitudeCells
                 if column < 0 { column += Self.longitudeCells }
-                guard let members = cells[Cell(latitudeIndex: row, longitudeIndex: column)] else { continue }
-                for member in members where member.identifier != excluding {
-                    let deltaLatitude = member.latitude - latitude
-                    let north = deltaLatitude * northScale
-                    var deltaLongitude = member.longitude - longitude
-                    if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
-                    let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
-                    let squared = north * north + east * east
-                    guard squared <= radiusSquared else { continue }
-                    if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
-                    found.append((squared, member.identifier))
-                }
+                let west = centerWest + Double(offset) * Self.cellDegrees, east = west + Self.cellDegrees
+                let near = offset == 0 ? 0 : offset > 0 ? west - longitude : longitude - east
+                let far = offset > 0 ? east - longitude : longitude - west
+                let eastGap = max(0, min(near, 360 - far))   // a member's Δλ is wrapped into ±180°
+                let northMeters = northGap * northScale, eastMeters = eastGap * northScale * eastScale
+                let boundSquared = northMeters * northMeters + eastMeters * eastMeters
+                guard boundSquared <= radiusSquared else { continue }
+                visits.append((boundSquared, Cell(latitudeIndex: row, longitudeIndex: column)))
             }
         }
-        found.sort { $0.distanceSquared < $1.distanceSquared || ($0.distanceSquared == $1.distanceSquared && $0.identifier < $1.identifier) }
-        return found.prefix(limit).compactMap { entries[$0.identifier]?.report }
+        visits.sort { $0.boundSquared < $1.boundSquared }
+        // The `limit` nearest so far, nearest first (a bounded insertion: no sort of every candidate in range).
+        var found: [Candidate] = []
+        found.reserveCapacity(limit)
+        var scanned: [[TrafficPacket.Report]] = []   // the reports of the cells visited, for the answer
+        for visit in visits {
+            if found.count == limit, visit.boundSquared > found[limit - 1].distanceSquared { break }
+            guard let bucket = cells[visit.cell] else { continue }
+            let cellIndex = Int32(scanned.count)
+            scanned.append(bucket.reports)
+            for (slot, member) in bucket.members.enumerated() where member.identifier != excluding {
+                let deltaLatitude = member.latitude - latitude
+                let north = deltaLatitude * northScale
+                var deltaLongitude = member.longitude - longitude
+                if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
+                let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
+                let squared = north * north + east * east
+                guard squared <= radiusSquared else { continue }
+                if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
+                Self.keepNearest(&found, Candidate(distanceSquared: squared, identifier: member.identifier, cell: cellIndex, slot: Int32(slot)),
+                                 limit: limit)
+            }
+        }
+        return found.map { scanned[Int($0.cell)][Int($0.slot)] }
+    }
+
+    struct Candidate {
+        var distanceSquared: Double
+        var identifier: UInt32
+        var cell: Int32   // index into the visited cells' reports
+        var slot: Int32
+    }
+
+    /// Inserts a candidate into `found` (sorted by distance, then identifier; at most `limit` long) if it is among
+    /// the nearest `limit`. Same order as sorting all candidates and taking the first `limit`.
+    static func keepNearest(_ found: inout [Candidate], _ candidate: Candidate, limit: Int) {
+        func before(_ a: Candidate, _ b: Candidate) -> Bool {
+            a.distanceSquared < b.distanceSquared || (a.distanceSquared == b.distanceSquared && a.identifier < b.identifier)
+        }
+        if found.count == limit {
+            guard before(candidate, found[limit - 1]) else { return }
+            found.removeLast()
+        }
+        var index = found.count
+        found.append(candidate)
+        while index > 0, before(candidate, found[index - 1]) {
+            found[index] = found[index - 1]
+            index -= 1
+        }
+        found[index] = candidate
     }
 }

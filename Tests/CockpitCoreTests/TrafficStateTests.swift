@@ -34,7 +34,7 @@ struct TrafficStateTests {
         var engine = Self.engine()
         _ = engine.handle(.trafficReport(Self.report(0xABCDEF, sequence: 1, second: 0)), at: MonotonicInstant(seconds: 0.5))
         let target = engine.traffic.targets[0xABCDEF]
-        #expect(target != nil && engine.traffic.received == 1)
+        #expect(target != nil && engine.traffic.ledger.accepted["report"] == 1)
         // 0.01° of latitude north at 47° is 0.6 nm (1 nm = 1 minute of arc, to within the ellipsoid's 0.3 %).
         let relative = TrafficGeometry.relative(target: target!, own: Self.fix(at: 0), now: MonotonicInstant(seconds: 0.5), ourUTC: Self.utc)
         #expect(abs((relative?.distanceNauticalMiles ?? 0) - 0.6) < 0.01)
@@ -50,10 +50,10 @@ struct TrafficStateTests {
         _ = engine.handle(.trafficReport(Self.report(0x777777, sequence: 1, second: 0, type: .groundQuery)),
                           at: MonotonicInstant(seconds: 0.5))
         #expect(engine.traffic.targets.keys.sorted() == [0x123456])
-        #expect(engine.traffic.rejected["replayed"] == 1)
-        #expect(engine.traffic.rejected["stale"] == 1)
-        #expect(engine.traffic.rejected["ground-query"] == 1)
-        #expect(engine.traffic.received == 1)
+        #expect(engine.traffic.ledger.rejected["replayed"] == 1)
+        #expect(engine.traffic.ledger.rejected["stale"] == 1)
+        #expect(engine.traffic.ledger.rejected["ground-query"] == 1)
+        #expect(engine.traffic.ledger.accepted["report"] == 1 && engine.traffic.ledger.datagrams == 4)
     }
 
     @Test func targetsAgeOutAndProximityRaisesAnAlertOnlyInFlight() {

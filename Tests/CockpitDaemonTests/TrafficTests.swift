@@ -236,9 +236,12 @@ struct TrafficTests {
         #expect(waitFor(seconds: 20) { done.withLock { $0 } })
         usleep(500_000)
         let status = try #require(try ControlClient(path: controlSocket).request("status")["status"])
-        let rejected = status["traffic"]?["rejected"]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
-        let received = status["traffic"]?["received"]?.int64Value ?? 0
-        let events = rejected + received
+        func sum(_ key: String) -> Int64 {
+            status["traffic"]?[key]?.objectValue?.members.reduce(Int64(0)) { $0 + ($1.value.int64Value ?? 0) } ?? 0
+        }
+        let rejected = sum("rejected"), received = sum("accepted")
+        let events = status["traffic"]?["received"]?.int64Value ?? -1
+        #expect(events == rejected + received, "every datagram in exactly one counter")
         // What the kernel dropped at the daemon's socket (when two busy cores fall behind) never reached the daemon;
         // /proc/net/udp counts it. Everything else must be accounted for, one by one.
         let kernelDrops = Self.kernelDrops(port: port)
@@ -251,4 +254,43 @@ struct TrafficTests {
         #expect(ours.count >= 4, "own reports kept going out: \(ours.count)")
         #expect(status["traffic"]?["datagramsSent"]?.int64Value == Int64(ours.count))
     }
+
+    /// Over real UDP, before any own fix: the spec's relay reply (example 5) three times, an empty reply, example 1
+    /// twice and 473 bytes. The campaign saw the repeats accepted, the empty reply counted nowhere, `received` counting
+    /// aircraft and the long datagram called `length-mismatch`; now each datagram is in exactly one counter.
+    @Test func eachDatagramIsCountedOnceOverUDP() throws {
+        let port = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
+        let controlSocket = temporaryPath(".sock")
+        var options = LiveOptions(socketPath: controlSocket, gpsd: nil)
+        options.settings[TrafficSettings.self].port = port
+        let daemon = try LiveDaemon(options: options, logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+        let example5 = Hex.decode("c181205e5e5e00006b02bd26000002123456a06b02bd2401f46843230016640271044c200000654321a06b02bd250000681b4ffff6e600c80320d555fb")!
+        let empty = Hex.decode("c181205e5e5e00016b02bd260000" + "00")!   // the reply to 5E5E5E seq 1, no aircraft
+        let example1 = Hex.decode("c101a0a1b2c300016b02bd2000fac37ef3861420016303b6c0000800")!
+        let datagrams = [example5, example5, example5, empty, example1, example1, example1 + [UInt8](repeating: 0, count: 445)]
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(sender) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        for bytes in datagrams {
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(sender, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+        var traffic: JSONValue?
+        #expect(waitFor(seconds: 10) {
+            traffic = try? ControlClient(path: controlSocket).request("status")["status"]?["traffic"]
+            return traffic?["received"]?.int64Value == Int64(datagrams.count)
+        }, "received \(String(describing: traffic?["received"]))")
+        #expect(traffic?["accepted"]?["reply"] == .integer(2) && traffic?["accepted"]?["report"] == .integer(1))
+        #expect(traffic?["emptyReplies"] == .integer(1))
+        #expect(traffic?["rejected"]?["replayed"] == .integer(3))
+        #expect(traffic?["rejected"]?["too-long"] == .integer(1) && traffic?["rejected"]?["length-mismatch"] == nil)
+        #expect(traffic?["replyEntries"]?["applied"] == .integer(2) && traffic?["replyEntries"]?["duplicate"] == .integer(0))
+        #expect(traffic?["targets"]?.arrayValue?.count == 3)
+    }
 }
+

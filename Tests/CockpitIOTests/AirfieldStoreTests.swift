@@ -47,6 +47,10 @@ struct AirfieldStoreTests {
         #expect(try store.index().count == store.airportCount)
         #expect(store.airportCount == 72_395)
         #expect(store.indexSkippedRows == 0)
+        #expect(store.indexSource == "stored")
+        // The stored index holds exactly the rows a scan of the airport table gives (same ids, positions, filter columns).
+        let scanned = try AirfieldStore.loadSites(try SQLiteDatabase(path: AirfieldData.path, mode: .immutable)).sites
+        #expect(try store.index().sites.sorted { $0.id < $1.id } == scanned.sorted { $0.id < $1.id })
     }
 
     /// OurAirports: Matei (NFNM) is at 179.877°W on Taveuni, Rabi (NFFR) at 179.976°E — neighbours across 180°.

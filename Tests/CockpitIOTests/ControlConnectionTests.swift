@@ -73,6 +73,22 @@ struct ControlConnectionTests {
         #expect(harness.handled == ["echo", "echo"])
     }
 
+    @Test func aClientThatHangsUpMidPipelineLeavesNoTimerBehind() throws {
+        // Regression (black-box campaign): a client that sends requests and hangs up without reading. Answering the
+        // first fails and closes the connection re-entrantly; the rest were still answered into the dead channel and
+        // a fresh idle timer was armed on it, so 30 s later the gone client was counted as an idle disconnect (and
+        // its handler held until then): 378 such in 600,000 requests.
+        let harness = Harness()
+        let channel = try harness.connect()
+        harness.duringEcho = { _ = channel.close() }
+        try Self.send(channel, (0..<3).map { "{\"request\":\"echo\",\"n\":\($0)}\n" }.joined())
+        #expect(!channel.isActive)
+        #expect(harness.handled == ["echo"], "nothing more is answered once the connection is gone")
+        harness.loop.advanceTime(by: .seconds(31))
+        #expect(harness.server.counters.idleDisconnects == 0)
+        #expect(harness.server.counters.requests == 1)
+    }
+
     @Test func idleClientIsToldAndClosedAfterThirtySecondsOfVirtualTime() throws {
         let harness = Harness()
         let channel = try harness.connect()

@@ -50,4 +50,14 @@ struct TrafficDatagramTests {
         #expect(reasons.values.reduce(0, +) == 2_000)
         #expect(reasons["accepted", default: 0] < 20)
     }
+
+    /// The campaign saw datagrams over 472 bytes counted as `length-mismatch`: they are `too-long`, whatever they hold
+    /// (a valid example report padded, or garbage), while 472 bytes is still read and judged by its type.
+    @Test func overlongDatagramsAreTooLong() {
+        let padded = Self.example1 + [UInt8](repeating: 0, count: TrafficPacket.maximumPayload + 1 - Self.example1.count)
+        #expect(padded.count == 473)
+        #expect(TrafficDatagramCheck.check(padded, authenticator: nil) == .trafficRejected(reason: "too-long"))
+        #expect(TrafficDatagramCheck.check([UInt8](repeating: 0xC1, count: 2_048), authenticator: nil) == .trafficRejected(reason: "too-long"))
+        #expect(TrafficDatagramCheck.check(Array(padded.dropLast()), authenticator: nil) == .trafficRejected(reason: "length-mismatch"))
+    }
 }

@@ -53,6 +53,40 @@ struct RelayPictureTests {
         let order = answer.map(\.identifier).filter { Set(clear).contains($0) }
         #expect(order == clear)
     }
+    /// The reply's question: only the nearest 31 (the relay stops visiting cells once nothing farther can enter).
+    /// 20,000 aircraft over 8° (the bench's density), asked from points on cell corners and edges and across the
+    /// antimeridian; the answer must be the first 31 of a haversine scan (a pair closer than 0.2 % may swap).
+    @Test("The nearest 31 equal the first 31 of a scan", arguments: [(50.0, 8.0), (50.125, 8.25), (49.99, 7.999), (-16.7, 179.95), (70.0, -30.0)])
+    func nearestThirtyOne(point: (Double, Double)) {
+        var picture = RelayPicture()
+        var state: UInt64 = 0x4060_2026
+        func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var all: [(UInt32, Double, Double, Double)] = []
+        for index in 0..<20_000 {
+            let lat = point.0 + (unit() - 0.5) * 8
+            var lon = point.1 + (unit() - 0.5) * 8 / cos(point.0 * Double.pi / 180)
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            let alt = unit() * 20_000
+            picture.update(Self.report(UInt32(index + 1), lat, lon, alt, at: 100), heardAtSeconds: 0, fromDatabase: false)
+            all.append((UInt32(index + 1), lat, lon, alt))
+        }
+        let radius = 30 * 1852.0, own = 8_000.0
+        let scan = all.filter { testDistanceMeters(point.0, point.1, $0.1, $0.2) <= radius && abs($0.3 - own) <= 10_000 }
+            .map { (id: $0.0, meters: testDistanceMeters(point.0, point.1, $0.1, $0.2)) }
+            .sorted { $0.meters < $1.meters }
+        #expect(scan.count > 200)
+        let answer = picture.nearest(latitude: point.0, longitude: point.1, altitudeFeet: own, radiusMeters: radius,
+                                     altitudeWindowFeet: 10_000, excluding: nil, limit: 31)
+        #expect(answer.count == 31)
+        let answered = answer.map(\.identifier)
+        for (rank, expected) in scan.prefix(31).enumerated() {
+            let sameDistance = scan.filter { abs($0.meters - expected.meters) <= expected.meters * 0.002 + 1 }.map(\.id)
+            #expect(sameDistance.contains(answered[rank]), "rank \(rank): \(answered[rank]) instead of \(expected.id)")
+        }
+    }
 
     @Test func aircraftLeaveAfterThirtySecondsSilence() {
         var picture = RelayPicture()

@@ -55,10 +55,10 @@ public struct AirfieldIndex: Sendable {
     static let marginMeters = 5.0
 
     /// x, y, z of each entry, in tree order.
-    private let coordinates: [Float]
-    private let entries: [Entry]
+    let coordinates: [Float]
+    let entries: [Entry]
     /// The split axis of the node whose median sits at this position (unused at leaves).
-    private let axes: [UInt8]
+    let axes: [UInt8]
 
     public var count: Int { entries.count }
     /// Heap bytes the index holds (coordinates, entries, split axes).
@@ -99,6 +99,12 @@ public struct AirfieldIndex: Sendable {
                                  longestHardRunwayFeet: site.longestHardRunwayFeet ?? Self.unknownFeet,
                                  typeBit: Self.bit(site.type)))
         }
+        self.coordinates = coordinates
+        self.entries = entries
+        self.axes = axes
+    }
+
+    init(coordinates: [Float], entries: [Entry], axes: [UInt8]) {
         self.coordinates = coordinates
         self.entries = entries
         self.axes = axes

@@ -71,11 +71,9 @@ public struct Engine: Sendable {
         case .terrain(let sample):
             terrain = sample
         case .trafficReport(let report):
-            traffic.receive(report, at: at, ourUTC: gps.utc(at: at), viaRelay: false, configuration: configuration.traffic)
+            traffic.receive(report, at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
         case .trafficReply(let reply):
-            for report in reply.aircraft {
-                traffic.receive(report, at: at, ourUTC: gps.utc(at: at), viaRelay: true, configuration: configuration.traffic)
-            }
+            traffic.receive(reply, at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
         case .trafficRejected(let reason):
             traffic.rejectedDatagram(reason)
         case .endOfInput:

@@ -8,8 +8,8 @@ public struct WorldMagneticModel: Sendable {
     public let name: String
     public let releaseDate: String
     let maximumDegree: Int
-    /// Indexed [n][m].
-    let g: [[Double]], h: [[Double]], gDot: [[Double]], hDot: [[Double]]
+    /// Indexed n * (maximumDegree + 1) + m.
+    let g: [Double], h: [Double], gDot: [Double], hDot: [Double]
 
     public static let referenceRadiusKilometers = 6_371.2
 
@@ -35,9 +35,12 @@ public struct WorldMagneticModel: Sendable {
         guard let degree = entries.map(\.0).max() else { throw .empty }
         guard entries.count == degree * (degree + 3) / 2 else { throw .badLine(entries.count + 2) }   // every (n, m) present
         maximumDegree = degree
-        var g = [[Double]](repeating: [Double](repeating: 0, count: degree + 1), count: degree + 1)
+        var g = [Double](repeating: 0, count: (degree + 1) * (degree + 1))
         var h = g, gDot = g, hDot = g
-        for (n, m, gv, hv, gd, hd) in entries { g[n][m] = gv; h[n][m] = hv; gDot[n][m] = gd; hDot[n][m] = hd }
+        for (n, m, gv, hv, gd, hd) in entries {
+            let nm = n * (degree + 1) + m
+            g[nm] = gv; h[nm] = hv; gDot[nm] = gd; hDot[nm] = hd
+        }
         self.g = g; self.h = h; self.gDot = gDot; self.hDot = hDot
     }
 
@@ -65,31 +68,41 @@ public struct WorldMagneticModel: Sendable {
         let geocentricLatitude = Double.asin(z / r)
         let mu = Double.sin(geocentricLatitude), cosPhi = Double.cos(geocentricLatitude)
 
-        let degree = maximumDegree
-        var P = [[Double]](repeating: [Double](repeating: 0, count: degree + 1), count: degree + 1)
+        // Flat (n, m) tables (index n * (degree + 1) + m) and cos/sin(mλ) once per order: the nested arrays and 180 trig
+        // calls per evaluation made this ≈ 53,000 instructions (issue 18). Same arithmetic, same order, same results.
+        let degree = maximumDegree, stride = degree + 1
+        var P = [Double](repeating: 0, count: stride * stride)
         var dP = P
-        P[0][0] = 1
+        P[0] = 1
         for n in 1...degree {
             for m in 0...n {
+                let nm = n * stride + m
                 if n == m {
                     if n == 1 {
-                        P[1][1] = cosPhi
-                        dP[1][1] = -mu
+                        P[nm] = cosPhi
+                        dP[nm] = -mu
                     } else {
+                        let previous = (n - 1) * stride + (n - 1)
                         let k = (Double(2 * n - 1) / Double(2 * n)).squareRoot()
-                        P[n][n] = k * cosPhi * P[n - 1][n - 1]
-                        dP[n][n] = k * (cosPhi * dP[n - 1][n - 1] - mu * P[n - 1][n - 1])
+                        P[nm] = k * cosPhi * P[previous]
+                        dP[nm] = k * (cosPhi * dP[previous] - mu * P[previous])
                     }
                 } else {
                     let twoNMinusOne = Double(2 * n - 1)
-                    let previous2 = n >= 2 && m <= n - 2 ? P[n - 2][m] : 0
-                    let dPrevious2 = n >= 2 && m <= n - 2 ? dP[n - 2][m] : 0
+                    let above = (n - 1) * stride + m
+                    let previous2 = n >= 2 && m <= n - 2 ? P[nm - 2 * stride] : 0
+                    let dPrevious2 = n >= 2 && m <= n - 2 ? dP[nm - 2 * stride] : 0
                     let k2 = (Double(n - 1 + m) * Double(n - 1 - m)).squareRoot()
                     let k = (Double(n + m) * Double(n - m)).squareRoot()
-                    P[n][m] = (twoNMinusOne * mu * P[n - 1][m] - k2 * previous2) / k
-                    dP[n][m] = (twoNMinusOne * (cosPhi * P[n - 1][m] + mu * dP[n - 1][m]) - k2 * dPrevious2) / k
+                    P[nm] = (twoNMinusOne * mu * P[above] - k2 * previous2) / k
+                    dP[nm] = (twoNMinusOne * (cosPhi * P[above] + mu * dP[above]) - k2 * dPrevious2) / k
                 }
             }
+        }
+        var cosML = [Double](repeating: 0, count: stride), sinML = cosML
+        for m in 0...degree {
+            cosML[m] = Double.cos(Double(m) * longitude)
+            sinML[m] = Double.sin(Double(m) * longitude)
         }
         let dt = decimalYear - epoch
         var north = 0.0, east = 0.0, down = 0.0
@@ -98,12 +111,12 @@ public struct WorldMagneticModel: Sendable {
         for n in 1...degree {
             power *= ratio
             for m in 0...n {
-                let gnm = g[n][m] + dt * gDot[n][m], hnm = h[n][m] + dt * hDot[n][m]
-                let cosML = Double.cos(Double(m) * longitude), sinML = Double.sin(Double(m) * longitude)
-                let a1 = gnm * cosML + hnm * sinML
-                north -= power * a1 * dP[n][m]
-                east += power * Double(m) * (gnm * sinML - hnm * cosML) * P[n][m]
-                down -= Double(n + 1) * power * a1 * P[n][m]
+                let nm = n * stride + m
+                let gnm = g[nm] + dt * gDot[nm], hnm = h[nm] + dt * hDot[nm]
+                let a1 = gnm * cosML[m] + hnm * sinML[m]
+                north -= power * a1 * dP[nm]
+                east += power * Double(m) * (gnm * sinML[m] - hnm * cosML[m]) * P[nm]
+                down -= Double(n + 1) * power * a1 * P[nm]
             }
         }
         east /= cosPhi

@@ -29,14 +29,14 @@ public enum PlausibleRange {
         if let utc = fix.utc, !fixUTCSeconds.contains(utc.secondsSinceEpoch) {
             return "implausible fix date (\(utc.secondsSinceEpoch) s since 1970; accepted 1999-08-22…2100)"
         }
-        for (name, value, range) in [("MSL altitude", fix.altitudeMSLMeters, gpsAltitudeMeters),
-                                     ("ellipsoid altitude", fix.altitudeHAEMeters, gpsAltitudeMeters),
-                                     ("ground speed", fix.groundSpeedMetersPerSecond, groundSpeedMetersPerSecond),
-                                     ("vertical speed", fix.climbMetersPerSecond, climbMetersPerSecond)] {
-            if let value, !range.contains(value) {
-                return "implausible \(name) \(value) (accepted \(range.lowerBound)…\(range.upperBound))"
-            }
+        // One check per value, no array of tuples: this runs twice for every fix (core and summary).
+        func outside(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) -> String? {
+            guard let value, !range.contains(value) else { return nil }
+            return "implausible \(name) \(value) (accepted \(range.lowerBound)…\(range.upperBound))"
         }
-        return nil
+        return outside("MSL altitude", fix.altitudeMSLMeters, gpsAltitudeMeters)
+            ?? outside("ellipsoid altitude", fix.altitudeHAEMeters, gpsAltitudeMeters)
+            ?? outside("ground speed", fix.groundSpeedMetersPerSecond, groundSpeedMetersPerSecond)
+            ?? outside("vertical speed", fix.climbMetersPerSecond, climbMetersPerSecond)
     }
 }

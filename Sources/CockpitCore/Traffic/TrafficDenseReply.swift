@@ -44,6 +44,7 @@ extension TrafficPacket {
     public static func encodeDenseReply(requestIdentifier: UInt32, requestSequence: UInt16, utc: UTCInstant, flags: Flags,
                                         referenceLatitude: Double, referenceLongitude: Double, aircraft: [Report]) -> [UInt8] {
         var out: [UInt8] = [denseMagicVersion, MessageType.relayReply.rawValue, flags.rawValue & Flags.tagged.rawValue]
+        out.reserveCapacity(maximumPayload)   // one allocation: the reply and its tag
         put24(requestIdentifier, into: &out)
         put16(requestSequence, into: &out)
         let milliseconds = Int64((utc.secondsSinceEpoch * 1000).rounded())

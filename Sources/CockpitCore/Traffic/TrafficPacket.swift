@@ -71,6 +71,8 @@ public enum TrafficPacket {
 
     public enum Rejection: String, Error, Sendable, CaseIterable {
         case tooShort = "too-short"
+        /// Longer than any datagram of the protocol (472 bytes: a 500-byte datagram less the IPv4 and UDP headers).
+        case tooLong = "too-long"
         case badMagicOrVersion = "bad-version"
         case unknownType = "unknown-type"
         case reservedBitsSet = "reserved-bits"
@@ -190,6 +192,7 @@ public enum TrafficPacket {
     public static func encodeReply(requestIdentifier: UInt32, requestSequence: UInt16, utc: UTCInstant, flags: Flags,
                                    aircraft: [Report]) -> [UInt8] {
         var out: [UInt8] = [magicVersion, MessageType.relayReply.rawValue, flags.rawValue & Flags.known]
+        out.reserveCapacity(maximumPayload)   // one allocation: the reply and its tag
         put24(requestIdentifier, into: &out)
         put16(requestSequence, into: &out)
         let milliseconds = Int64((utc.secondsSinceEpoch * 1000).rounded())

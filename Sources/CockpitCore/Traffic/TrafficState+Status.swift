@@ -9,6 +9,7 @@ extension StatusSnapshot {
             var object: JSONObject = [
                 "identifier": .string(String(id, radix: 16, uppercase: true)),
                 "viaRelay": .bool(target.viaRelay),
+                "timeVerified": .bool(target.timeVerified),
                 "airborne": .bool(report.flags.contains(.airborne)), "emergency": .bool(report.flags.contains(.emergency)),
                 "reportUTC": .string(report.utc.iso8601),
                 "ageSeconds": .number(relative?.ageSeconds ?? monotonic.seconds(since: target.receivedAt), decimals: 1),
@@ -31,8 +32,13 @@ extension StatusSnapshot {
             targets.append((relative?.distanceNauticalMiles ?? .infinity, object))
         }
         targets.sort { $0.0 < $1.0 }
-        var rejected = JSONObject()
-        for (reason, count) in traffic.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
+        let ledger = traffic.ledger
+        func counts(_ table: [String: Int], always keys: [String]) -> JSONValue {
+            var object = JSONObject()
+            for key in keys { object[key] = .integer(0) }
+            for (key, count) in table.sorted(by: { $0.key < $1.key }) { object[key] = .integer(Int64(count)) }
+            return .object(object)
+        }
         return [
             "available": .bool(configuration.traffic.sendingEnabled || configuration.traffic.listening),
             "listening": .bool(configuration.traffic.listening),
@@ -41,8 +47,13 @@ extension StatusSnapshot {
             "groundQueriesSent": .integer(Int64(traffic.groundQueriesSent)),
             "broadcasting": .bool(configuration.traffic.sendingEnabled && flight.isAirborne),
             "datagramsSent": .integer(Int64(traffic.datagramsSent)),
-            "received": .integer(Int64(traffic.received)),
-            "rejected": .object(rejected),
+            // Every datagram received lands in exactly one of `accepted` (by kind) and `rejected` (by reason).
+            "received": .integer(Int64(ledger.datagrams)),
+            "accepted": counts(ledger.accepted, always: ["report", "reply"]),
+            "emptyReplies": .integer(Int64(ledger.emptyReplies)),
+            "rejected": counts(ledger.rejected, always: []),
+            "replyEntries": counts(ledger.entries, always: ["applied", "duplicate", "stale", "own"]),
+            "unverifiedDropped": .integer(Int64(ledger.unverifiedDropped)),
             "proximityAlert": .bool(targets.contains { $0.1["proximity"] == .bool(true) }),
             "targets": .array(targets.map { .object($0.1) }),
         ]

@@ -27,6 +27,8 @@ public struct TrafficTarget: Sendable, Equatable {
     public var receivedAt: MonotonicInstant
     public var viaRelay: Bool
     public var proximityAlerted = false
+    /// False while the report came before we had GPS time to check it against (checked at the first tick with it).
+    public var timeVerified = true
 }
 
 /// Own traffic reports and the table of others.
@@ -34,11 +36,10 @@ public struct TrafficState: Sendable, Equatable {
     public private(set) var targets: [UInt32: TrafficTarget] = [:]
     public private(set) var datagramsSent = 0
     public private(set) var groundQueriesSent = 0
-    public private(set) var received = 0
-    public private(set) var rejected: [String: Int] = [:]
+    /// Every datagram received, by outcome; aircraft entries of replies separately.
+    public private(set) var ledger = TrafficReceiveLedger()
     public private(set) var currentIdentifier: UInt32?
     private var ownIdentifiers: Set<UInt32> = []
-    private var lastSequence: [UInt32: UInt16] = [:]
     private var sequence: UInt16 = 0
     private var lastSentAt: MonotonicInstant?
     private var lastQueryAt: MonotonicInstant?
@@ -64,7 +65,7 @@ public struct TrafficState: Sendable, Equatable {
         return id
     }
 
-    mutating func rejectedDatagram(_ reason: String) { rejected[reason, default: 0] += 1 }
+    mutating func rejectedDatagram(_ reason: String) { ledger.refuse(reason) }
 
     /// After each GPS fix: send our report when airborne and due; on the ground send nothing (or a coarse query).
     mutating func afterFix(at now: MonotonicInstant, fix: GPSFix, airborne: Bool, configuration: TrafficConfiguration,
@@ -111,26 +112,65 @@ public struct TrafficState: Sendable, Equatable {
         effects.append(.sendDatagram(TrafficPacket.encode(query)))
     }
 
-    /// A checked and decoded report from someone else (directly or inside a relay reply).
-    mutating func receive(_ report: TrafficPacket.Report, at now: MonotonicInstant, ourUTC: UTCInstant?, viaRelay: Bool,
+    /// A checked and decoded report heard directly (docs/traffic-packet.md, "Receiving").
+    mutating func receive(_ report: TrafficPacket.Report, at now: MonotonicInstant, ourUTC: UTCInstant?,
                           configuration: TrafficConfiguration) {
-        guard !ownIdentifiers.contains(report.identifier) else { rejectedDatagram(TrafficPacket.Rejection.own.rawValue); return }
+        guard !ownIdentifiers.contains(report.identifier) else { ledger.refuse(TrafficPacket.Rejection.own.rawValue); return }
         // Someone's ground query (a relay's business) is no aircraft in the air: counted, never a target.
-        guard report.type == .report else { rejectedDatagram("ground-query"); return }
-        if let ourUTC, abs(report.utc.seconds(since: ourUTC)) > configuration.freshnessSeconds {
-            rejectedDatagram(TrafficPacket.Rejection.stale.rawValue)
+        guard report.type == .report else { ledger.refuse("ground-query"); return }
+        if let reason = ledger.freshness(of: report.utc, ourUTC: ourUTC, at: now, window: configuration.freshnessSeconds)
+            ?? ledger.admitDirect(report, at: now) {
+            ledger.refuse(reason)
             return
         }
-        if !viaRelay, let last = lastSequence[report.identifier] {
-            let ahead = report.sequence &- last
-            guard ahead != 0 && ahead < 0x8000 else { rejectedDatagram(TrafficPacket.Rejection.replayed.rawValue); return }
+        ledger.accept("report")
+        _ = update(with: report, at: now, viaRelay: false, timeVerified: ourUTC != nil)
+    }
+
+    /// A checked and decoded relay reply: refused whole when stale or a repeat, else each aircraft entry updates its
+    /// target only when it is newer than what we hold (a reply repeated verbatim changes nothing).
+    mutating func receive(_ reply: TrafficPacket.Reply, at now: MonotonicInstant, ourUTC: UTCInstant?,
+                          configuration: TrafficConfiguration) {
+        let window = configuration.freshnessSeconds
+        if let reason = ledger.freshness(of: reply.utc, ourUTC: ourUTC, at: now, window: window) ?? ledger.admitReply(reply, at: now) {
+            ledger.refuse(reason)
+            return
         }
-        if !viaRelay { lastSequence[report.identifier] = report.sequence }
-        if let existing = targets[report.identifier], existing.report.utc > report.utc { return }   // older news
-        received += 1
+        ledger.accept("reply")
+        if reply.aircraft.isEmpty { ledger.emptyReplies += 1 }
+        for entry in reply.aircraft {
+            if ownIdentifiers.contains(entry.identifier) {
+                ledger.countEntry(TrafficPacket.Rejection.own.rawValue)
+            } else if ledger.freshness(of: entry.utc, ourUTC: ourUTC, at: now, window: window) != nil {
+                ledger.countEntry(TrafficPacket.Rejection.stale.rawValue)
+            } else {
+                ledger.countEntry(update(with: entry, at: now, viaRelay: true, timeVerified: ourUTC != nil) ? "applied" : "duplicate")
+            }
+        }
+    }
+
+    /// Replaces the target when this report is newer than the one held; false when it is not (changes nothing).
+    private mutating func update(with report: TrafficPacket.Report, at now: MonotonicInstant, viaRelay: Bool, timeVerified: Bool) -> Bool {
+        if let existing = targets[report.identifier], existing.report.utc >= report.utc { return false }
         var target = TrafficTarget(report: report, receivedAt: now, viaRelay: viaRelay)
+        target.timeVerified = timeVerified
         target.proximityAlerted = targets[report.identifier]?.proximityAlerted ?? false
         targets[report.identifier] = target
+        return true
+    }
+
+    /// Targets taken in without our GPS time are checked once we have it: a report that was stale when it came
+    /// (its time more than the window from our time at its arrival) leaves the table and is counted.
+    private mutating func verifyTimes(at now: MonotonicInstant, ourUTC: UTCInstant, window: Double) {
+        for (id, target) in targets where !target.timeVerified {
+            let ourUTCOnArrival = ourUTC.adding(seconds: -now.seconds(since: target.receivedAt))
+            if abs(target.report.utc.seconds(since: ourUTCOnArrival)) > window {
+                targets[id] = nil
+                ledger.countUnverifiedDropped()
+            } else {
+                targets[id]?.timeVerified = true
+            }
+        }
     }
 
     /// Ages out silent targets and raises a proximity alert once per target as it comes within the limits.
@@ -138,6 +178,8 @@ public struct TrafficState: Sendable, Equatable {
                        effects: inout [Effect]) {
         targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
         if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
+        if let ourUTC { verifyTimes(at: now, ourUTC: ourUTC, window: configuration.freshnessSeconds) }
+        ledger.forget(ourUTC: ourUTC, at: now, window: configuration.freshnessSeconds)
         guard let own else { return }
         for (id, target) in targets {
             guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: ourUTC) else { continue }

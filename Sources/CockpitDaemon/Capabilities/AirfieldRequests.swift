@@ -21,7 +21,7 @@ extension AirfieldSettings {
 enum AirfieldQueries {
     static func store(_ host: DaemonHost) -> Result<AirfieldStore, ControlProtocol.Failure> {
         guard let store = host.runner.airfields?.store else {
-            return .failure(.init(.noDatabase, host.runner.airfields?.openError ?? "no airfield database configured (--airfields FILE)"))
+            return .failure(.init(.noDatabase, host.runner.airfields?.unavailableReason ?? "no airfield database configured (--airfields FILE)"))
         }
         return .success(store)
     }

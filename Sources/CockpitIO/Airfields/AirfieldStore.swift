@@ -13,6 +13,13 @@ public final class AirfieldStore {
     private let byIdent: SQLiteDatabase.Statement
     private let byCode: SQLiteDatabase.Statement
     private let runways: SQLiteDatabase.Statement
+    /// Decoded details of the airfields recently returned, by id: a lookup every 5 s mostly returns the same few, and
+    /// reading + decoding them was most of a replay's cost (issue 18). Two generations of at most `detailCacheLimit`
+    /// each: when the newer one is full it becomes the older one, so the cache stays bounded (≈ 1 KiB an airfield) and
+    /// keeps what the last lookups used. The file is immutable while open, so a cached airfield is never stale.
+    private var recentDetails: [Int64: Airfield] = [:]
+    private var olderDetails: [Int64: Airfield] = [:]
+    public static let detailCacheLimit = 64
 
     public enum Failure: Error, CustomStringConvertible {
         case open(SQLiteDatabase.Failure)
@@ -62,18 +69,62 @@ public final class AirfieldStore {
         guard meta["schema"] == AirfieldImporter.schemaVersion else { throw .notAnAirfieldDatabase(path) }
     }
 
+    /// SQLite's quick_check of the file through its own connection and a small page cache (what `init` runs when
+    /// `verify`), as the text of `Failure.corrupt`; nil when the file is sound. Safe on any thread.
+    public static func integrityProblem(path: String) -> String? {
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .immutable)
+            try database.execute("PRAGMA cache_size=-512")
+            return database.integrityProblem().map { Failure.corrupt($0).description }
+        } catch {
+            return Failure.corrupt(error.message).description
+        }
+    }
+
     public var airportCount: Int { Int(meta["airports"] ?? "") ?? 0 }
     public var dataDate: String { meta["dataDate"] ?? "unknown" }
 
-    /// Positions and filter columns of every airfield, in memory: built on first use (one scan of the airport table),
-    /// not when the file opens, so that start-up (READY=1) does not wait for it.
+    /// Where the index came from: "stored" (the file's airport_index, as the importer wrote it), or "built from the
+    /// airport table" and why; "not loaded" before the first lookup.
+    public private(set) var indexSource = "not loaded"
+
+    /// Positions and filter columns of every airfield, in memory, loaded on first use (not when the file opens, so
+    /// that start-up does not wait for it): from the stored index when the file has a sound one whose count matches
+    /// the airport table, else built from one scan of that table (older files; a stored index that fails its checks).
     public func index() throws(SQLiteDatabase.Failure) -> AirfieldIndex {
         if let builtIndex { return builtIndex }
-        let loaded = try Self.loadSites(database)
-        let index = AirfieldIndex(sites: loaded.sites)
+        let index: AirfieldIndex
+        switch Self.loadStoredIndex(database) {
+        case .success(let stored):
+            index = stored
+            indexSource = "stored"
+        case .failure(let reason):
+            let loaded = try Self.loadSites(database)
+            index = AirfieldIndex(sites: loaded.sites)
+            indexSkippedRows = loaded.skipped
+            indexSource = "built from the airport table (\(reason.message))"
+        }
         builtIndex = index
-        indexSkippedRows = loaded.skipped
         return index
+    }
+
+    struct StoredIndexProblem: Error { let message: String }
+
+    static func loadStoredIndex(_ database: SQLiteDatabase) -> Result<AirfieldIndex, StoredIndexProblem> {
+        do {
+            let query = try database.prepare("SELECT data FROM airport_index WHERE format = \(AirfieldIndex.storedFormat)")
+            guard try query.step(), let bytes = query.blob(0) else { return .failure(StoredIndexProblem(message: "no stored index")) }
+            let index = try AirfieldIndex(stored: bytes)
+            let rows = try database.prepare("SELECT count(*) FROM airport")
+            guard try rows.step(), rows.int64(0) == Int64(index.count) else {
+                return .failure(StoredIndexProblem(message: "stored index does not match the airport table"))
+            }
+            return .success(index)
+        } catch let failure as SQLiteDatabase.Failure {
+            return .failure(StoredIndexProblem(message: failure.message.contains("no such table") ? "no stored index" : failure.message))
+        } catch {
+            return .failure(StoredIndexProblem(message: "\(error)"))
+        }
     }
 
     /// The nearest airfields that pass the filter, nearest first, with WGS-84 distance and bearing, the magnetic bearing
@@ -83,7 +134,7 @@ public final class AirfieldStore {
                         groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
         var results: [NearestAirfield] = []
         for hit in try index().nearest(latitude: latitude, longitude: longitude, filter: filter) {
-            guard let airfield = try airfield(id: hit.id) else { continue }
+            guard let airfield = try cachedAirfield(id: hit.id) else { continue }
             let nm = hit.inverse.distanceMeters / UnitConversions.metersPerNauticalMile
             var magnetic: Double?
             if let declinationDegrees {
@@ -140,6 +191,28 @@ public final class AirfieldStore {
         return Array(all.prefix(filter.maximumCount))
     }
 
+    /// `airfield(id:)` through the detail cache.
+    func cachedAirfield(id: Int64) throws(SQLiteDatabase.Failure) -> Airfield? {
+        if let airfield = recentDetails[id] { return airfield }
+        var found = olderDetails[id]
+        if found == nil { found = try airfield(id: id) }
+        guard let airfield = found else { return nil }
+        if recentDetails.count >= Self.detailCacheLimit {
+            olderDetails = recentDetails
+            recentDetails = [:]
+            recentDetails.reserveCapacity(Self.detailCacheLimit)
+        }
+        recentDetails[id] = airfield
+        return airfield
+    }
+
+    /// Empties the detail cache (the benchmark measures queries with and without it).
+    public func forgetCachedDetails() {
+        recentDetails = [:]
+        olderDetails = [:]
+    }
+
+    /// The airfield with this id, read from the file (no runways).
     public func airfield(id: Int64) throws(SQLiteDatabase.Failure) -> Airfield? {
         row.reset()
         row.bind(1, id)

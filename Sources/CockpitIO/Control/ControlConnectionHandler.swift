@@ -55,7 +55,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending.append(contentsOf: bytes) }
         // Take each line out of `pending` before answering it: answering may close the connection, and a close
         // re-enters this handler (channelInactive, a failed write), which may empty `pending` under our feet.
-        while !closing, let newline = pending.firstIndex(of: 0x0A) {
+        // The connection may also go away under us (the client hung up: a failed write closes it re-entrantly).
+        while !closing, channel != nil, let newline = pending.firstIndex(of: 0x0A) {
             let line = pending[pending.startIndex..<newline]
             if line.count > server.limits.maximumRequestBytes {
                 oversized(context)
@@ -65,7 +66,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             pending.removeSubrange(pending.startIndex...newline)
             handle(request[...], context: context)
         }
-        if closing { return }
+        // A closed connection must not get a new timer: it would hold the handler for 30 s and count an idle client
+        // that had long gone (the black-box campaign's abandoned connections showed up as idle disconnects).
+        if closing || channel == nil { return }
         if pending.count > server.limits.maximumRequestBytes {
             oversized(context)
             return
@@ -94,6 +97,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func handle(_ line: ArraySlice<UInt8>, context: ChannelHandlerContext) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+        server.count { $0.requests += 1 }
         switch ControlProtocol.parseRequest(line) {
         case .failure(let failure):
             server.count { $0.badRequests += 1 }
@@ -138,6 +142,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func fail(_ context: ChannelHandlerContext, _ failure: ControlProtocol.Failure, close: Bool) {
         let line = ControlProtocol.errorResponse(failure)
+        server.count { $0.errorAnswers += 1 }
         if close {
             // Answer, then stop sending. Input still unread is drained and dropped until the client hangs
             // up (closing with unread input would reset the connection before the client sees the answer);

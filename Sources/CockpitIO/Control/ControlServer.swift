@@ -72,6 +72,10 @@ public final class ControlServer: @unchecked Sendable {
 
     public struct Counters: Sendable, Equatable {
         public var accepted = 0
+        /// Complete request lines handled (blank lines aside), each answered once: ok or an error (`errorAnswers`).
+        public var requests = 0
+        /// Error answers sent: to request lines, and to oversized or unfinished requests.
+        public var errorAnswers = 0
         public var refusedTooMany = 0
         public var badRequests = 0
         public var oversizedRequests = 0

@@ -2,13 +2,16 @@ import CGPS
 import Glibc
 import Synchronization
 import CockpitCore
+public import NIOCore
+import NIOPosix
 
-/// The live GPS source: libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) on its own thread, reading the
-/// report lines from the socket libgps opened (see `readReports` for why not `gps_read`). Every report line is handed on verbatim — to be recorded and then decoded by `gps_unpack` on the
-/// daemon's loop, exactly as in replay. When gpsd is absent, dies or restarts, the source reconnects: every 100 ms to a
-/// gpsd on this machine (a refused loopback connect costs microseconds, and a fix must be back within 2 s of gpsd
-/// accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host; the rest of the daemon
-/// never waits for it.
+/// The live GPS source. libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) connects on a thread of its own —
+/// a connect may block, and the rest of the daemon never waits for it — and the connected socket is then read on the
+/// daemon's event loop (`GPSDLineHandler`): each report line is delivered there verbatim, to be recorded and decoded
+/// by `gps_unpack`, exactly as in replay, with no thread hand-off per line (see docs/performance.md: the hand-off and
+/// the second thread's wake-ups were most of the live CPU per fix). When gpsd is absent, dies or restarts, the source
+/// reconnects: every 100 ms to a gpsd on this machine (a refused loopback connect costs microseconds, and a fix must
+/// be back within 2 s of gpsd accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host.
 public final class GPSDSource: Sendable {
     public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         public var host: String
@@ -48,20 +51,33 @@ public final class GPSDSource: Sendable {
     public static let localRetrySeconds = 0.1
 
     public let endpoint: Endpoint
-    private let submit: @Sendable (RawInput) -> Void
+    private let loop: any EventLoop
+    private let deliver: @Sendable (TimedInput) -> Void
     private let stopped = Atomic<Bool>(false)
+    private let channel = Mutex<(any Channel)?>(nil)
 
-    public init(endpoint: Endpoint, submit: @escaping @Sendable (RawInput) -> Void) {
+    /// `deliver` is called on `loop` only, in arrival order: connection events and every report line.
+    public init(endpoint: Endpoint, loop: any EventLoop, deliver: @escaping @Sendable (TimedInput) -> Void) {
         self.endpoint = endpoint
-        self.submit = submit
+        self.loop = loop
+        self.deliver = deliver
     }
 
     public func start() {
         BackgroundThread.start(name: "gpsd-source") { [self] in run() }
     }
 
-    /// Asks the thread to stop; it notices within half a second.
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    /// Stops reading (closes the connection) and asks the thread to stop; it notices within 50 ms.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+        channel.withLock { $0 }?.close(promise: nil)
+    }
+
+    /// A connection event, stamped now, applied on the loop after everything delivered before it.
+    private func submit(_ event: GPSSourceEvent) {
+        let time = MonotonicClock.now(), deliver = self.deliver
+        loop.execute { deliver(TimedInput(time: time, input: .gpsSource(event))) }
+    }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
@@ -78,7 +94,7 @@ public final class GPSDSource: Sendable {
             let opened = gps_open(endpoint.host, endpoint.port, data)
             if opened != 0 {
                 if !reportedDisconnected {
-                    submit(.gpsSource(.disconnected(reason: "cannot connect to gpsd at \(endpoint): \(Self.errorText(opened))")))
+                    submit(.disconnected(reason: "cannot connect to gpsd at \(endpoint): \(Self.errorText(opened))"))
                     reportedDisconnected = true
                 }
                 sleep(seconds: backoff)
@@ -90,46 +106,54 @@ public final class GPSDSource: Sendable {
                 sleep(seconds: backoff)
                 continue
             }
-            submit(.gpsSource(.connected(endpoint: endpoint.description)))
+            // The loop reads a duplicate of libgps's socket; libgps's own handle (and its buffers) goes now.
+            let fd = fcntl(data.pointee.gps_fd, F_DUPFD_CLOEXEC, 0)
+            gps_close(data)
+            guard fd >= 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
+                if fd >= 0 { close(fd) }
+                submit(.disconnected(reason: "cannot take gpsd's socket: \(String(cString: strerror(errno)))"))
+                reportedDisconnected = true
+                sleep(seconds: backoff)
+                continue
+            }
+            submit(.connected(endpoint: endpoint.description))
             reportedDisconnected = false
             backoff = firstBackoff
-            let reason = readReports(data)
-            gps_close(data)
+            readReports(fd)   // the handler reports the disconnect, in order after the last line
             if isStopped { break }
-            submit(.gpsSource(.disconnected(reason: reason)))
             reportedDisconnected = true
             sleep(seconds: backoff)
         }
     }
 
-    /// Reads report lines from the socket libgps opened, until the connection fails; returns why it ended.
+    /// Reads report lines from the socket libgps opened, on the event loop, until the connection ends; this thread
+    /// only waits for that.
     ///
     /// Why not `gps_read`: measured with libgps 3.22, once a line fails to parse `gps_read` returns -1 on every
     /// later call without consuming it, so a single corrupt report would cost a reconnect and every report behind
     /// it. Framing lines here lets one bad line be counted as malformed (by `gps_unpack`, in the decoder) while the
     /// stream goes on. Lines longer than gpsd ever sends are cut at the limit so the decoder reports them.
-    private func readReports(_ data: UnsafeMutablePointer<gps_data_t>) -> String {
-        let fd = Int32(data.pointee.gps_fd)
-        guard fd >= 0 else { return "libgps returned no socket" }
-        var framer = LineFramer(maximumLineBytes: GPSDReportDecoder.maximumLineBytes)
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while !isStopped {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 500)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return "poll failed: \(String(cString: strerror(errno)))"
-            }
-            guard ready > 0 else { continue }
-            let count = chunk.withUnsafeMutableBufferPointer { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if count == 0 { return "gpsd closed the connection" }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return "read failed: \(String(cString: strerror(errno)))"
-            }
-            framer.append(chunk[0..<count]) { line in submit(.gpsdLine(line)) }
+    private func readReports(_ fd: Int32) {
+        guard let bootstrap = ClientBootstrap(validatingGroup: loop) else {
+            close(fd)
+            submit(.disconnected(reason: "the event loop cannot read sockets"))
+            return
         }
-        return "stopped"
+        let deliver = self.deliver
+        let stopped: @Sendable () -> Bool = { [self] in isStopped }
+        do {
+            let connection = try bootstrap.channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(GPSDLineHandler(deliver: deliver, isStopped: stopped))
+                }
+            }.withConnectedSocket(fd).wait()
+            channel.withLock { $0 = connection }
+            if isStopped { connection.close(promise: nil) }
+            try? connection.closeFuture.wait()
+            channel.withLock { $0 = nil }
+        } catch {
+            submit(.disconnected(reason: "cannot read gpsd's socket: \(error)"))
+        }
     }
 
     private func sleep(seconds: Double) {

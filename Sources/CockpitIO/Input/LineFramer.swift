@@ -7,23 +7,32 @@ public struct LineFramer {
 
     public init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
 
-    public mutating func append(_ bytes: ArraySlice<UInt8>, _ deliver: (String) -> Void) {
+    /// Appends a chunk (an array slice, or the bytes of a buffer read from a socket) and delivers every line it ends.
+    public mutating func append<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes, _ deliver: (String) -> Void) {
         var start = bytes.startIndex
         while let newline = bytes[start...].firstIndex(of: 0x0A) {
-            take(bytes[start..<newline], deliver)
-            if !discarding, !pending.isEmpty {
-                var line = pending[...]
+            let piece = bytes[start..<newline]
+            if pending.isEmpty, !discarding, piece.count <= maximumLineBytes {
+                // The whole line is in this chunk (the usual case): decoded straight from it, no copy into `pending`.
+                var line = piece[...]
                 if line.last == 0x0D { line = line.dropLast() }
                 if !line.isEmpty { deliver(String(decoding: line, as: UTF8.self)) }
+            } else {
+                take(piece, deliver)
+                if !discarding, !pending.isEmpty {
+                    var line = pending[...]
+                    if line.last == 0x0D { line = line.dropLast() }
+                    if !line.isEmpty { deliver(String(decoding: line, as: UTF8.self)) }
+                }
+                pending.removeAll(keepingCapacity: true)
+                discarding = false
             }
-            pending.removeAll(keepingCapacity: true)
-            discarding = false
-            start = newline + 1
+            start = bytes.index(after: newline)
         }
         take(bytes[start...], deliver)
     }
 
-    private mutating func take(_ bytes: ArraySlice<UInt8>, _ deliver: (String) -> Void) {
+    private mutating func take<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes, _ deliver: (String) -> Void) {
         guard !discarding, !bytes.isEmpty else { return }
         let room = maximumLineBytes + 1 - pending.count
         if bytes.count < room {

@@ -104,6 +104,10 @@ public final class SQLiteDatabase {
             if let value { sqlite3_bind_text(statement, index, value, -1, Self.transient) } else { sqlite3_bind_null(statement, index) }
         }
 
+        public func bind(_ index: Int32, bytes: [UInt8]) {
+            bytes.withUnsafeBytes { _ = sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
+        }
+
         /// Advances; true while there is a row.
         @discardableResult
         public func step() throws(Failure) -> Bool {
@@ -118,6 +122,13 @@ public final class SQLiteDatabase {
         }
         public func int64(_ column: Int32) -> Int64? {
             sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
+        }
+        /// The column's bytes, valid until the next step or reset; nil for NULL (an empty blob is an empty buffer).
+        public func blob(_ column: Int32) -> UnsafeRawBufferPointer? {
+            guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(start: pointer, count: count)
         }
         public func text(_ column: Int32) -> String? {
             guard let pointer = sqlite3_column_text(statement, column) else { return nil }

@@ -1,0 +1,108 @@
+// The registry's element type and what every section shares: paths, the no-op logger, percentiles, process helpers.
+import CockpitCore
+import CockpitIO
+import Glibc
+import Logging
+
+/// One `cockpit-bench` section: `cockpit-bench NAME` runs it alone; no argument runs every registered section in order.
+/// A new section is a file with a function plus ONE line in `BenchSection.all` (main.swift).
+struct BenchSection: Sendable {
+    let name: String
+    let run: @Sendable () throws -> Void
+    init(_ name: String, _ run: @escaping @Sendable () throws -> Void) {
+        self.name = name
+        self.run = run
+    }
+}
+
+enum Bench {
+    /// The package root (this file is Benchmarks/cockpit-bench/BenchSection.swift).
+    static let root: String = {
+        let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
+        return parts.joined(separator: "/")
+    }()
+    static let flight = root + "/Tests/Fixtures/flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"
+    static let database = root + "/Data/airfields.sqlite"
+    /// The directory holding this benchmark's binary, and so `cockpitd` and `cockpitctl` of the same build.
+    static let binaries: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }()
+    static let logger: Logger = {
+        var logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    static func percentiles(_ values: [Double]) -> (median: Double, p99: Double) {
+        let sorted = values.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+    }
+
+    /// Starts a process with stdout (or `output`) and stderr on /dev/null; `environment` entries are added to ours.
+    static func spawn(_ arguments: [String], output: String = "/dev/null", environment: [String] = []) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        var inherited: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] { inherited.append(entry); index += 1 }
+        let added = environment.map { strdup($0) }
+        let envp = added + inherited + [nil]
+        var pid: pid_t = 0
+        posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&actions)
+        for pointer in argv + added { free(pointer) }
+        return pid
+    }
+
+    /// The static-stdlib release build when it has been built (`Scripts/install.sh` builds it in .build-release-static),
+    /// else the binary next to this benchmark (dynamic Swift runtime: larger RSS, shared libraries mapped).
+    /// `COCKPIT_BENCH_DAEMON=this` measures the binary next to this benchmark even when the static build exists.
+    static var shippedDaemon: (path: String, label: String) {
+        if let choice = getenv("COCKPIT_BENCH_DAEMON"), String(cString: choice) == "this" {
+            return (binaries + "/cockpitd", "this build (dynamic Swift runtime)")
+        }
+        let staticBuild = root + "/.build-release-static/release/cockpitd"
+        return access(staticBuild, X_OK) == 0 ? (staticBuild, "static-stdlib build") : (binaries + "/cockpitd", "this build (dynamic Swift runtime)")
+    }
+
+    /// Waits for a child and returns its exit status.
+    @discardableResult
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status
+    }
+
+    /// The text lines of a file (small /proc files).
+    static func lines(_ path: String) -> [Substring] {
+        guard let bytes = try? LineReader.readAll(path: path) else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    }
+
+    /// A field of /proc/PID/status, e.g. "VmRSS" → "18932 kB".
+    static func statusField(_ pid: pid_t, _ field: String) -> String {
+        for line in lines("/proc/\(pid)/status") where line.hasPrefix(field + ":") {
+            return String(line.dropFirst(field.count + 1).drop(while: { $0 == " " || $0 == "\t" }))
+        }
+        return "?"
+    }
+
+    /// utime + stime of a process in clock ticks (fields 14 and 15 of /proc/PID/stat).
+    static func cpuTicks(_ pid: pid_t) -> Int {
+        guard let text = lines("/proc/\(pid)/stat").first, let paren = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: paren)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+}
+
+/// One decimal place, without Foundation.
+func format1(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10))"
+}

@@ -1,0 +1,92 @@
+import CockpitCore
+import CockpitIO
+import Glibc
+
+/// `cockpit-bench memory`: what the daemon's memory is made of, from /proc/PID/smaps (per mapping, grouped by file) and
+/// smaps_rollup: idle (no GPS), and in flight (real gpsd fed a recorded flight, 20 traffic targets, the airfield
+/// database and every output on). Goals (issue 18): private anonymous memory in flight ≤ 4 MiB; total RSS of the
+/// static-stdlib release build idle ≤ 12 MiB.
+func memoryBenchmark() {
+    let daemon = Bench.shippedDaemon
+    let home = "/tmp/cockpit-bench-memory-\(getpid())"
+    mkdir(home, 0o700)
+    defer { _ = system("rm -rf \(home)") }
+    let idle = Bench.spawn([daemon.path] + everyOutputArguments(home: home, run: 0))
+    usleep(2_000_000)
+    report(memoryOf: idle, label: "idle 2 s, \(daemon.label), every output on, no GPS", goal: "total RSS <= 12 MiB")
+    kill(idle, SIGTERM)
+    Bench.wait(idle)
+
+    guard access("/usr/sbin/gpsd", X_OK) == 0 else {
+        print("memory in flight: /usr/sbin/gpsd not installed (bash Scripts/setup.sh), skipped")
+        return
+    }
+    let udpPort: UInt16 = 29_900, gpsdPort: UInt16 = 29_901
+    let gpsd = Bench.spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", home + "/gpsd.sock", "udp://127.0.0.1:\(udpPort)"])
+    usleep(500_000)
+    let arguments = everyOutputArguments(home: home, run: 1, gpsd: "127.0.0.1:\(gpsdPort)")
+    let live = Bench.spawn([daemon.path] + arguments)
+    usleep(1_000_000)
+    let trafficPort = UInt16(arguments[arguments.firstIndex(of: "--traffic-port")! + 1])!
+    let epochs = (try? NMEAWriter.epochs(igcPath: Bench.flight, count: 20, newDate: (2024, 7, 15))) ?? []
+    let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    for (second, epoch) in epochs.enumerated() {
+        for sentence in NMEAWriter.sentences(epoch) { send(sender, Array((sentence + "\r\n").utf8), to: udpPort) }
+        for target in 0..<20 {
+            let angle = Double(target) * 18 * .pi / 180
+            let report = TrafficPacket.Report(flags: [.airborne], identifier: UInt32(0x200 + target), sequence: UInt16(second), utc: epoch.utc,
+                                              latitudeDegrees: epoch.latitude + 0.02 * cos(angle), longitudeDegrees: epoch.longitude + 0.03 * sin(angle),
+                                              altitudeFeet: 4_000 + Double(target) * 100, groundSpeedKnots: 90, trackTrueDegrees: Double(target) * 18,
+                                              verticalSpeedFeetPerMinute: 0)
+            send(sender, TrafficPacket.encode(report), to: trafficPort)
+        }
+        usleep(1_000_000)
+    }
+    close(sender)
+    report(memoryOf: live, label: "in flight \(epochs.count) s, \(daemon.label): gpsd fixes at 1 Hz, 20 traffic targets, airfield lookups, every output on",
+           goal: "private anonymous <= 4 MiB")
+    kill(live, SIGTERM); Bench.wait(live)
+    kill(gpsd, SIGTERM); Bench.wait(gpsd)
+}
+
+private func send(_ socket: Int32, _ bytes: [UInt8], to port: UInt16) {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    _ = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(socket, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+}
+
+/// Prints smaps_rollup's totals and the mappings grouped by file (anonymous ones by kind), largest RSS first.
+private func report(memoryOf pid: pid_t, label: String, goal: String) {
+    var rollup: [String: Int] = [:]
+    for line in Bench.lines("/proc/\(pid)/smaps_rollup") {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        if parts.count >= 2, parts[0].hasSuffix(":"), let kB = Int(parts[1]) { rollup[String(parts[0].dropLast())] = kB }
+    }
+    var groups: [String: (rss: Int, anonymous: Int, privateDirty: Int, count: Int)] = [:]
+    var current = ""
+    for line in Bench.lines("/proc/\(pid)/smaps") {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = parts.first, first.contains("-"), !first.hasSuffix(":") {
+            let path = parts.count >= 6 ? String(parts[5]) : ""
+            current = path.isEmpty ? (parts[1] == "---p" ? "[guard pages]" : "[anonymous: thread stacks, malloc arenas, Swift heap]")
+                : path.hasPrefix("[") ? path : String(path.split(separator: "/").last ?? "?")
+            groups[current, default: (0, 0, 0, 0)].count += 1
+        } else if parts.count >= 2, let kB = Int(parts[1]) {
+            switch parts[0] {
+            case "Rss:": groups[current]?.rss += kB
+            case "Anonymous:": groups[current]?.anonymous += kB
+            case "Private_Dirty:": groups[current]?.privateDirty += kB
+            default: break
+            }
+        }
+    }
+    let anonymous = rollup["Anonymous"] ?? 0, rss = rollup["Rss"] ?? 0
+    print("memory, \(label): RSS \(rss) kB (\(format1(Double(rss) / 1024)) MiB), private anonymous \(anonymous) kB (\(format1(Double(anonymous) / 1024)) MiB), Pss \(rollup["Pss"] ?? 0) kB, threads \(Bench.statusField(pid, "Threads")) — goal: \(goal)")
+    for (name, group) in groups.sorted(by: { $0.value.rss > $1.value.rss }).prefix(10) where group.rss > 0 {
+        print("  \(name): RSS \(group.rss) kB, anonymous \(group.anonymous) kB, private dirty \(group.privateDirty) kB (\(group.count) mappings)")
+    }
+}
