@@ -54,9 +54,16 @@ enum Bench {
         let added = environment.map { strdup($0) }
         let envp = added + inherited + [nil]
         var pid: pid_t = 0
-        posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         posix_spawn_file_actions_destroy(&actions)
         for pointer in argv + added { free(pointer) }
+        // A pid of 0 would make a later waitpid wait for any child (gpsd, the daemon): stop here, naming the binary.
+        guard result == 0, pid > 0 else {
+            let message = "cockpit-bench: cannot start \(arguments[0]): \(String(cString: strerror(result))) "
+                + "(build every product first: swift build -c release)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            exit(2)
+        }
         return pid
     }
 
