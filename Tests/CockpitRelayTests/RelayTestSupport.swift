@@ -21,13 +21,14 @@ struct RunResult {
     var output: String
 }
 
-/// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block).
-func run(_ path: String, _ arguments: [String]) -> RunResult {
-    let outPath = "/tmp/cockpit-relay-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
-    defer { unlink(outPath) }
+/// Starts a program in the background with stdout and stderr in `outputPath`; returns its pid.
+struct SpawnFailed: Error { var path: String }
+
+/// Throws when the program cannot start (a pid of 0 or -1 must never reach kill or waitpid).
+func startBackground(_ path: String, _ arguments: [String], outputPath: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,14 +39,19 @@ func run(_ path: String, _ arguments: [String]) -> RunResult {
     defer { posix_spawnattr_destroy(&attributes) }
     var empty = sigset_t()
     sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
     posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return RunResult(status: -1, output: "spawn failed") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    guard let file = fopen(outPath, "r") else { return RunResult(status: code, output: "") }
+    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0, pid > 0 else { throw SpawnFailed(path: path) }
+    return pid
+}
+
+func fileText(_ path: String) -> String {
+    guard let file = fopen(path, "r") else { return "" }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -54,7 +60,26 @@ func run(_ path: String, _ arguments: [String]) -> RunResult {
         if n <= 0 { break }
         bytes.append(contentsOf: chunk[0..<n])
     }
-    return RunResult(status: code, output: String(decoding: bytes, as: UTF8.self))
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+    for _ in 0..<Int(seconds * 50) {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block).
+func run(_ path: String, _ arguments: [String]) -> RunResult {
+    let outPath = "/tmp/cockpit-relay-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+    defer { unlink(outPath) }
+    guard let pid = try? startBackground(path, arguments, outputPath: outPath) else { return RunResult(status: -1, output: "spawn failed") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return RunResult(status: code, output: fileText(outPath))
 }
 
 /// A throwaway PostgreSQL 15 cluster with PostGIS: initdb into a temporary folder (as the `postgres` user when the

@@ -84,7 +84,7 @@ struct ReplaysThroughRelaysTests {
         }
         for (index, port) in relayPorts.enumerated() {
             let out = base + ".relay\(index)"
-            pids.append(startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url,
+            pids.append(try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url,
                                                               "--relay-name", "relay\(index)", "--device-keys", keyFile,
                                                               "--status-interval", "0"], outputPath: out))
             #expect(waitUntil(seconds: 30) { fileText(out).contains("listening") }, "relay \(index): \(fileText(out))")
@@ -102,7 +102,7 @@ struct ReplaysThroughRelaysTests {
         for (index, flight) in flights.enumerated() {
             let igc = base + ".flight\(index).igc"
             flight.write(igc)
-            pids.append(startBackground(RelayBinaries.directory + "/cockpitd",
+            pids.append(try startBackground(RelayBinaries.directory + "/cockpitd",
                                         ["replay", igc, "--speed", "1", "--socket", base + ".sock\(index)", "--profile", "glider",
                                          "--traffic-port", "\(trafficPorts[index])", "--traffic-to", "127.0.0.1:\(relayPorts[index])",
                                          "--traffic-key-file", keyFile], outputPath: base + ".replay\(index)"))

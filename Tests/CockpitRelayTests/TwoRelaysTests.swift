@@ -4,53 +4,6 @@ import CockpitRelay
 import Glibc
 import Testing
 
-/// Starts a program in the background with stdout and stderr in `outputPath`; returns its pid.
-func startBackground(_ path: String, _ arguments: [String], outputPath: String) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    _ = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-    return pid
-}
-
-func fileText(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    for _ in 0..<Int(seconds * 50) {
-        if condition() { return true }
-        usleep(20_000)
-    }
-    return condition()
-}
-
 func freeUDPPort() -> Int {
     let probe = TestAircraft(identifier: 0, key: nil)
     return Int(probe.port)
@@ -72,10 +25,10 @@ struct TwoRelaysTests {
         let outA = keyFile + ".a", outB = keyFile + ".b"
         defer { unlink(outA); unlink(outB) }
         // A brings the device key; B finds it in the database's registry.
-        let relayA = startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+        let relayA = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
                                                            "--device-keys", keyFile, "--status-interval", "0"], outputPath: outA)
         #expect(waitUntil(seconds: 30) { fileText(outA).contains("listening") }, "relay A: \(fileText(outA))")
-        let relayB = startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+        let relayB = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
                                                            "--status-interval", "0"], outputPath: outB)
         #expect(waitUntil(seconds: 30) { fileText(outB).contains("listening") }, "relay B: \(fileText(outB))")
         #expect(fileText(outB).contains("1 device keys"))
