@@ -1,0 +1,236 @@
+/// Checks one gpsd report line in a single pass over its bytes, building nothing: strict RFC 8259 JSON (the same
+/// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64
+/// levels), exactly one top-level object, where its `"class"` string is, and whether it has gpsd's shape for a TPV or
+/// SKY — members with plain values, except a top-level `"satellites"` array of objects with plain values.
+///
+/// Why hand-written: libgps's own parser spins forever on some malformed lines (docs/fuzzing.md), so a line must be
+/// proven well formed before `gps_unpack` sees it. `JSONParser` proves it too, but builds a tree of Strings and arrays
+/// for every line: ≈ 5 µs of the decode, on every fix (docs/performance.md). This scanner answers the same question
+/// without allocating. `GPSDLineScannerTests` checks it against `JSONParser` on every recorded line and on mutations.
+struct GPSDLineScanner {
+    enum Verdict: Equatable {
+        /// One well-formed object and nothing after it. `reportClass` is the byte range of the first top-level
+        /// `"class"` member's string value (without quotes), if it has one.
+        case object(reportClass: Range<Int>?, gpsdShape: Bool)
+        /// Well-formed JSON object followed by more bytes (another object, junk).
+        case trailingBytes
+        case invalid
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var reportClass: Range<Int>?
+    private var gpsdShape = true
+
+    static let maximumDepth = 64
+
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
+        var scanner = GPSDLineScanner(bytes: bytes)
+        return scanner.run()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private mutating func run() -> Verdict {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), scanObject(depth: 0, role: .top) else { return .invalid }
+        skipWhitespace()
+        guard index == bytes.count else { return .trailingBytes }
+        return .object(reportClass: reportClass, gpsdShape: gpsdShape)
+    }
+
+    /// What an object is in gpsd's shape: the report itself, one of SKY's satellites, or something gpsd never sends.
+    private enum Role { case top, satellite, foreign }
+
+    @inline(__always) private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    @inline(__always) private func byte(at position: Int) -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    /// At `{`. Member values of the report or a satellite must be plain; the report's `satellites` may be an array.
+    private mutating func scanObject(depth: Int, role: Role) -> Bool {
+        index += 1
+        skipWhitespace()
+        if byte(at: index) == UInt8(ascii: "}") { index += 1; return true }
+        while true {
+            skipWhitespace()
+            guard byte(at: index) == UInt8(ascii: "\"") else { return false }
+            let keyStart = index + 1
+            guard scanString() else { return false }
+            let key = keyStart..<(index - 1)
+            skipWhitespace()
+            guard byte(at: index) == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard let first = byte(at: index) else { return false }
+            let valueStart = index + 1
+            switch first {
+            case UInt8(ascii: "{"):
+                if role != .foreign { gpsdShape = false }
+                guard depth + 1 < Self.maximumDepth, scanObject(depth: depth + 1, role: .foreign) else { return false }
+            case UInt8(ascii: "["):
+                let satellites = role == .top && keyIs(key, "satellites")
+                if role != .foreign && !satellites { gpsdShape = false }
+                guard depth + 1 < Self.maximumDepth,
+                      scanArray(depth: depth + 1, elementRole: satellites ? .satellite : .foreign) else { return false }
+            default:
+                guard depth + 1 < Self.maximumDepth, scanPlain() else { return false }
+                if role == .top, reportClass == nil, first == UInt8(ascii: "\""), keyIs(key, "class") {
+                    reportClass = valueStart..<(index - 1)
+                }
+            }
+            skipWhitespace()
+            guard let next = byte(at: index) else { return false }
+            index += 1
+            if next == UInt8(ascii: ",") { continue }
+            return next == UInt8(ascii: "}")
+        }
+    }
+
+    /// At `[`. Satellites must be objects; anything else in gpsd's shape is a violation.
+    private mutating func scanArray(depth: Int, elementRole: Role) -> Bool {
+        index += 1
+        skipWhitespace()
+        if byte(at: index) == UInt8(ascii: "]") { index += 1; return true }
+        while true {
+            skipWhitespace()
+            guard let first = byte(at: index) else { return false }
+            switch first {
+            case UInt8(ascii: "{"):
+                guard depth + 1 < Self.maximumDepth, scanObject(depth: depth + 1, role: elementRole) else { return false }
+            case UInt8(ascii: "["):
+                if elementRole == .satellite { gpsdShape = false }
+                guard depth + 1 < Self.maximumDepth, scanArray(depth: depth + 1, elementRole: .foreign) else { return false }
+            default:
+                if elementRole == .satellite { gpsdShape = false }
+                guard depth + 1 < Self.maximumDepth, scanPlain() else { return false }
+            }
+            skipWhitespace()
+            guard let next = byte(at: index) else { return false }
+            index += 1
+            if next == UInt8(ascii: ",") { continue }
+            return next == UInt8(ascii: "]")
+        }
+    }
+
+    /// A string, number or literal.
+    private mutating func scanPlain() -> Bool {
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return scanString()
+        case UInt8(ascii: "t"): return scanLiteral("true")
+        case UInt8(ascii: "f"): return scanLiteral("false")
+        case UInt8(ascii: "n"): return scanLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return scanNumber()
+        default: return false
+        }
+    }
+
+    private func keyIs(_ key: Range<Int>, _ name: StaticString) -> Bool {
+        guard key.count == name.utf8CodeUnitCount else { return false }
+        return name.withUTF8Buffer { expected in
+            for offset in 0..<key.count where bytes[key.lowerBound + offset] != expected[offset] { return false }
+            return true
+        }
+    }
+
+    private mutating func scanLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { expected in
+            for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+            return true
+        }
+        index += count
+        return matches
+    }
+
+    /// At `"`; leaves `index` after the closing quote.
+    private mutating func scanString() -> Bool {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\"") { return true }
+            if byte < 0x20 { return false }
+            guard byte == UInt8(ascii: "\\") else { continue }
+            guard let escape = self.byte(at: index) else { return false }
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                continue
+            case UInt8(ascii: "u"):
+                guard let code = hex4() else { return false }
+                if (0xD800...0xDBFF).contains(code) {
+                    guard self.byte(at: index) == UInt8(ascii: "\\"), self.byte(at: index + 1) == UInt8(ascii: "u") else { return false }
+                    index += 2
+                    guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return false }
+                } else if (0xDC00...0xDFFF).contains(code) {
+                    return false   // a lone low surrogate is no code point
+                }
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    private mutating func hex4() -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
+            default: return nil
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    @inline(__always) private func isDigit(_ position: Int) -> Bool {
+        guard position < bytes.count else { return false }
+        return bytes[position] >= 48 && bytes[position] <= 57
+    }
+
+    /// RFC 8259 number syntax; a number that would not be a finite Double (`1e999`) is refused, as `JSONParser` does.
+    /// Only numbers with an exponent or more than 18 integer digits can overflow, and only those are converted.
+    private mutating func scanNumber() -> Bool {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { return false }
+        let integerStart = index
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        var mayOverflow = index - integerStart > 18
+        if byte(at: index) == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { return false }
+            while isDigit(index) { index += 1 }
+        }
+        if byte(at: index) == UInt8(ascii: "e") || byte(at: index) == UInt8(ascii: "E") {
+            mayOverflow = true
+            index += 1
+            if byte(at: index) == UInt8(ascii: "+") || byte(at: index) == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { return false }
+            while isDigit(index) { index += 1 }
+        }
+        guard mayOverflow else { return true }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return Double(text)?.isFinite ?? false
+    }
+}
