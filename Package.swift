@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CSpawn"),   // posix_spawn_file_actions_addclosefrom_np (a GNU extension of <spawn.h>)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite", "CALSA", "CGPIOD",
+                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite", "CALSA", "CGPIOD", "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

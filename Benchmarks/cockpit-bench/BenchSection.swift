@@ -47,6 +47,7 @@ enum Bench {
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        ChildProcess.closeInheritedDescriptors(&actions)   // gpsd, cockpitd and tcpdump get none of our sockets
         let argv = arguments.map { strdup($0) } + [nil]
         var inherited: [UnsafeMutablePointer<CChar>?] = []
         var index = 0

@@ -16,7 +16,7 @@ final class TCPCapture: @unchecked Sendable {
         BackgroundThread.start(name: "tcp-capture") { [self] in
             var fd: Int32 = -1
             for _ in 0..<1_000 {
-                fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
                 var address = sockaddr_in()
                 address.sin_family = sa_family_t(AF_INET)
                 address.sin_port = UInt16(port).bigEndian
@@ -88,7 +88,7 @@ func specMessages(_ datagrams: [[UInt8]]) -> (messages: [SpecMessage], failures:
 }
 
 func udpSend(_ text: String, toPort port: Int) {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -261,7 +261,7 @@ struct EFBTests {
         let server = try NMEATCPServer(port: port, backlogLimitBytes: 16_384)
         defer { server.stop() }
         func connectClient(receiveBuffer: Int32) -> Int32 {
-            let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var size = receiveBuffer
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             var address = sockaddr_in()

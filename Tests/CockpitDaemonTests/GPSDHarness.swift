@@ -20,7 +20,7 @@ final class RealGPSD {
         }
         udpPort = base
         gpsdPort = base + 1
-        sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
     deinit {
@@ -64,7 +64,7 @@ final class RealGPSD {
     }
 
     static func accepts(port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -107,7 +107,7 @@ final class GarbageServer: @unchecked Sendable {
     private let listener: Int32
 
     init() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -130,8 +130,9 @@ final class GarbageServer: @unchecked Sendable {
     func serveOnce(lines: [String], holdSeconds: UInt32) {
         let listener = self.listener
         BackgroundThread.start(name: "garbage-gpsd") {
-            let client = accept(listener, nil, nil)
+            let client = accept(listener, nil, nil)   // (accept4 is not in Swift's Glibc module)
             guard client >= 0 else { return }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             var buffer = [UInt8](repeating: 0, count: 4096)
             _ = recv(client, &buffer, buffer.count, 0)
             for line in lines {

@@ -1,5 +1,6 @@
 import Glibc
 import CockpitCore
+import CockpitIO
 import Logging
 
 enum Fixtures {
@@ -41,6 +42,7 @@ func runProcess(_ path: String, _ arguments: [String], environment: [String: Str
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    ChildProcess.closeInheritedDescriptors(&actions)   // see startProcess
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
@@ -79,6 +81,10 @@ func startProcess(_ path: String, _ arguments: [String], environment: [String: S
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // The tests run in parallel in one process: a child must not inherit another test's sockets. A fake gpsd's
+    // connection inherited by a gpsd or cockpitd started meanwhile stayed open after the fake closed it, and the
+    // daemon under test (rightly) still saw gpsd connected — the flaky "Misbehaving gpsd" failure.
+    ChildProcess.closeInheritedDescriptors(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }

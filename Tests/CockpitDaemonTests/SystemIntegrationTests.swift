@@ -12,7 +12,7 @@ struct SystemdNotifyTests {
         let path = temporaryPath(".notify")
         let fd: Int32
         init() {
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }

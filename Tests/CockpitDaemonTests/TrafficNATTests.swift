@@ -10,7 +10,7 @@ struct TrafficNATTests {
     /// on has a mapping that lets the answer in. So reports must leave from the listening port.
     @Test func reportsLeaveFromTheListeningPort() throws {
         let listen = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
-        let capture = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let capture = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(capture) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

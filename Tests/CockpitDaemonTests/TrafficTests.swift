@@ -11,7 +11,7 @@ final class DatagramCapture: @unchecked Sendable {
     let fd: Int32
     let port: UInt16
     init() {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var size: Int32 = 8 << 20
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -198,7 +198,7 @@ struct TrafficTests {
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
         defer { daemon.stop() }
-        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(sender) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -270,7 +270,7 @@ struct TrafficTests {
         let empty = Hex.decode("c181205e5e5e00016b02bd260000" + "00")!   // the reply to 5E5E5E seq 1, no aircraft
         let example1 = Hex.decode("c101a0a1b2c300016b02bd2000fac37ef3861420016303b6c0000800")!
         let datagrams = [example5, example5, example5, empty, example1, example1, example1 + [UInt8](repeating: 0, count: 445)]
-        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(sender) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -31,6 +31,7 @@ func startBackground(_ path: String, _ arguments: [String], outputPath: String) 
     posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    ChildProcess.closeInheritedDescriptors(&actions)   // no other test's sockets in the child
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
@@ -136,7 +137,7 @@ final class ThrowawayPostgres {
 }
 
 func freeTCPPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -157,7 +158,7 @@ final class TestAircraft {
     init(identifier: UInt32, key: TrafficAuthenticator?, address: UInt32 = 0x7F00_0001) {
         self.identifier = identifier
         self.key = key
-        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = address.bigEndian

@@ -159,7 +159,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// True when a process accepts connections on `path` (a stale socket file refuses them).
     static func someoneAnswers(at path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_un()

@@ -101,6 +101,7 @@ public final class GPSDSource: Sendable {
                 backoff = min(backoff * 2, longestBackoff)
                 continue
             }
+            _ = fcntl(data.pointee.gps_fd, F_SETFD, FD_CLOEXEC)   // libgps opens it without; a child must not keep it
             if gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) != 0 {
                 gps_close(data)
                 sleep(seconds: backoff)
