@@ -112,6 +112,8 @@ stage_service() { # root unit sysusers-file tmpfiles-file
   install -m 0644 "$unit" "$root/lib/systemd/system/$name"
   local state
   state=$(sed -n 's/^StateDirectory=\([a-z0-9_-]*\).*/\1/p' "$unit" | head -n 1)
+  local cache
+  cache=$(sed -n 's/^CacheDirectory=\([a-z0-9_-]*\).*/\1/p' "$unit" | head -n 1)
   [ -z "$sysusers" ] || install -D -m 0644 "$sysusers" "$root/usr/lib/sysusers.d/$(basename "$sysusers" | sed 's/-sysusers//')"
   [ -z "$tmpfiles" ] || install -D -m 0644 "$tmpfiles" "$root/usr/lib/tmpfiles.d/$(basename "$tmpfiles" | sed 's/-tmpfiles//')"
   local configure='[ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigure ] || [ "$1" = abort-remove ]'
@@ -162,6 +164,7 @@ stage_service() { # root unit sysusers-file tmpfiles-file
     echo '    fi'
     # (DynamicUser= units keep their state in /var/lib/private/NAME behind a link.)
     [ -z "$state" ] || echo "    rm -rf '/var/lib/$state' '/var/lib/private/$state'"
+    [ -z "$cache" ] || echo "    rm -rf '/var/cache/$cache' '/var/cache/private/$cache'"
     echo 'fi'
   } > "$root/DEBIAN/postrm"
   chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"

@@ -11,7 +11,10 @@ func memoryBenchmark() {
     let home = "/tmp/cockpit-bench-memory-\(getpid())"
     mkdir(home, 0o700)
     defer { _ = system("rm -rf \(home)") }
-    let idle = Bench.spawn([daemon.path] + everyOutputArguments(home: home, run: 0))
+    // As the unit runs it: CacheDirectory= gives the daemon a place to map the airfield index from (AirfieldIndexCache).
+    mkdir(home + "/cache", 0o700)
+    let cache = ["CACHE_DIRECTORY=\(home)/cache"]
+    let idle = Bench.spawn([daemon.path] + everyOutputArguments(home: home, run: 0), environment: cache)
     usleep(2_000_000)
     report(memoryOf: idle, label: "idle 2 s, \(daemon.label), every output on, no GPS", goal: "total RSS <= 12 MiB")
     kill(idle, SIGTERM)
@@ -25,7 +28,7 @@ func memoryBenchmark() {
     let gpsd = Bench.spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", home + "/gpsd.sock", "udp://127.0.0.1:\(udpPort)"])
     usleep(500_000)
     let arguments = everyOutputArguments(home: home, run: 1, gpsd: "127.0.0.1:\(gpsdPort)")
-    let live = Bench.spawn([daemon.path] + arguments)
+    let live = Bench.spawn([daemon.path] + arguments, environment: cache)
     usleep(1_000_000)
     let trafficPort = UInt16(arguments[arguments.firstIndex(of: "--traffic-port")! + 1])!
     let epochs = (try? NMEAWriter.epochs(igcPath: Bench.flight, count: 20, newDate: (2024, 7, 15))) ?? []

@@ -17,7 +17,8 @@ public final class AirfieldService {
     /// READY=1; issue 18) and run it on a thread of its own. The first use of the store (a lookup, a control request)
     /// waits for its verdict if it is still running — nothing is ever answered from an unchecked file — and a file that
     /// fails is dropped with the problem as its error. Replay checks when it opens (false).
-    public init(path: String?, checkInBackground: Bool = false) {
+    /// `cacheDirectory`: where the index may be kept as a mapped file (`AirfieldStore.cacheDirectory`).
+    public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil) {
         guard let path else {
             openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"
@@ -26,7 +27,9 @@ public final class AirfieldService {
             return
         }
         do {
-            openedStore = try AirfieldStore(path: path, verify: !checkInBackground)
+            let store = try AirfieldStore(path: path, verify: !checkInBackground)
+            store.cacheDirectory = cacheDirectory
+            openedStore = store
             openError = nil
         } catch {
             openedStore = nil

@@ -50,7 +50,11 @@ public final class LiveDaemon: Sendable {
         var core = settings.coreConfiguration
         core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
         // quick_check runs beside the loop, not before READY=1 (issue 18).
-        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true)
+        // systemd's CacheDirectory= (the unit's /var/cache/cockpit): the airfield index is mapped from a file there
+        // instead of held in memory (AirfieldIndexCache). Several directories come colon-separated: the first.
+        let cacheDirectory = getenv("CACHE_DIRECTORY").map { String(cString: $0).split(separator: ":").first.map(String.init) ?? "" }
+        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true,
+                                        cacheDirectory: cacheDirectory.flatMap { $0.isEmpty ? nil : $0 })
         core.airfieldsUnavailableReason = airfields.openError
         let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true

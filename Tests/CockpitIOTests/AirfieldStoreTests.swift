@@ -47,7 +47,7 @@ struct AirfieldStoreTests {
         #expect(try store.index().count == store.airportCount)
         #expect(store.airportCount == 72_395)
         #expect(store.indexSkippedRows == 0)
-        #expect(store.indexSource == "stored")
+        #expect(store.indexSource == "stored; in memory (no cache directory)")
         // The stored index holds exactly the rows a scan of the airport table gives (same ids, positions, filter columns).
         let scanned = try AirfieldStore.loadSites(try SQLiteDatabase(path: AirfieldData.path, mode: .immutable)).sites
         #expect(try store.index().sites.sorted { $0.id < $1.id } == scanned.sorted { $0.id < $1.id })

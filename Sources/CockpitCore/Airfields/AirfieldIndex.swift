@@ -54,17 +54,21 @@ public struct AirfieldIndex: Sendable {
     /// Covers the Float rounding of the stored unit vectors (≤ 0.4 m) many times over.
     static let marginMeters = 5.0
 
+    /// Where the three arrays live: memory of this process, or a read-only mapping of a file (`AirfieldIndex+Image`).
+    let storage: Storage
     /// x, y, z of each entry, in tree order.
-    let coordinates: [Float]
-    let entries: [Entry]
+    var coordinates: UnsafeBufferPointer<Float> { storage.coordinates }
+    var entries: UnsafeBufferPointer<Entry> { storage.entries }
     /// The split axis of the node whose median sits at this position (unused at leaves).
-    let axes: [UInt8]
+    var axes: UnsafeBufferPointer<UInt8> { storage.axes }
 
     public var count: Int { entries.count }
-    /// Heap bytes the index holds (coordinates, entries, split axes).
+    /// Bytes the index's arrays take (coordinates, entries, split axes), wherever they live.
     public var memoryBytes: Int {
         coordinates.count * MemoryLayout<Float>.stride + entries.count * MemoryLayout<Entry>.stride + axes.count
     }
+    /// True when the arrays are a read-only mapping of a file (clean pages the kernel can drop), not heap.
+    public var isMapped: Bool { storage.isMapped }
 
     /// The sites held (in tree order).
     public var sites: [AirfieldSite] {
@@ -99,15 +103,54 @@ public struct AirfieldIndex: Sendable {
                                  longestHardRunwayFeet: site.longestHardRunwayFeet ?? Self.unknownFeet,
                                  typeBit: Self.bit(site.type)))
         }
-        self.coordinates = coordinates
-        self.entries = entries
-        self.axes = axes
+        storage = Storage(copying: coordinates, entries, axes)
     }
 
     init(coordinates: [Float], entries: [Entry], axes: [UInt8]) {
-        self.coordinates = coordinates
-        self.entries = entries
-        self.axes = axes
+        storage = Storage(copying: coordinates, entries, axes)
+    }
+
+    init(storage: Storage) { self.storage = storage }
+
+    /// The arrays, immutable once made: copied into memory this index owns, or a file mapping handed over with the
+    /// function that unmaps it. Never written after `init`, so sharing it between threads is safe.
+    final class Storage: @unchecked Sendable {
+        let coordinates: UnsafeBufferPointer<Float>
+        let entries: UnsafeBufferPointer<Entry>
+        let axes: UnsafeBufferPointer<UInt8>
+        /// Unmaps a mapping; nil for memory this storage allocated (freed in `deinit`).
+        private let release: (@Sendable () -> Void)?
+        var isMapped: Bool { release != nil }
+
+        init(copying coordinates: [Float], _ entries: [Entry], _ axes: [UInt8]) {
+            func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+                _ = buffer.initialize(from: array)
+                return UnsafeBufferPointer(buffer)
+            }
+            self.coordinates = copy(coordinates)
+            self.entries = copy(entries)
+            self.axes = copy(axes)
+            release = nil
+        }
+
+        init(mapped coordinates: UnsafeBufferPointer<Float>, _ entries: UnsafeBufferPointer<Entry>, _ axes: UnsafeBufferPointer<UInt8>,
+             release: @escaping @Sendable () -> Void) {
+            self.coordinates = coordinates
+            self.entries = entries
+            self.axes = axes
+            self.release = release
+        }
+
+        deinit {
+            if let release {
+                release()
+            } else {
+                coordinates.deallocate()
+                entries.deallocate()
+                axes.deallocate()
+            }
+        }
     }
 
     static func bit(_ type: AirfieldType) -> UInt16 { 1 << UInt16(AirfieldType.allCases.firstIndex(of: type)!) }
@@ -207,37 +250,34 @@ public struct AirfieldIndex: Sendable {
         var stack: [(Int32, Int32, Double)] = []
         stack.reserveCapacity(64)
         stack.append((0, Int32(entries.count), 0))
-        coordinates.withUnsafeBufferPointer { c in
-            entries.withUnsafeBufferPointer { e in
-                func consider(_ i: Int) {
-                    let dx = q.0 - Double(c[i * 3]), dy = q.1 - Double(c[i * 3 + 1]), dz = q.2 - Double(c[i * 3 + 2])
-                    let d2 = dx * dx + dy * dy + dz * dz
-                    guard d2 <= bound, test.accepts(e[i]) else { return }
-                    var at = found.count
-                    while at > 0 && (found[at - 1].0 > d2 || (found[at - 1].0 == d2 && found[at - 1].1 > Int32(i))) { at -= 1 }
-                    found.insert((d2, Int32(i)), at: at)
-                    if found.count > keep { found.removeLast() }
-                    if found.count == keep { bound = min(bound, found[keep - 1].0) }
-                }
-                while let top = stack.popLast() {
-                    let lower = top.2
-                    guard lower <= bound else { continue }
-                    let lo = Int(top.0), hi = Int(top.1)
-                    if hi - lo <= Self.leafSize {
-                        for i in lo..<hi { consider(i) }
-                        continue
-                    }
-                    let mid = (lo + hi) / 2
-                    let axis = Int(axes[mid])
-                    let qAxis = axis == 0 ? q.0 : (axis == 1 ? q.1 : q.2)
-                    let diff = qAxis - Double(c[mid * 3 + axis])
-                    consider(mid)
-                    let plane = diff * diff
-                    let (near, far) = diff <= 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
-                    if plane <= bound { stack.append((Int32(far.0), Int32(far.1), max(lower, plane))) }
-                    stack.append((Int32(near.0), Int32(near.1), lower))
-                }
+        let c = coordinates, e = entries
+        func consider(_ i: Int) {
+            let dx = q.0 - Double(c[i * 3]), dy = q.1 - Double(c[i * 3 + 1]), dz = q.2 - Double(c[i * 3 + 2])
+            let d2 = dx * dx + dy * dy + dz * dz
+            guard d2 <= bound, test.accepts(e[i]) else { return }
+            var at = found.count
+            while at > 0 && (found[at - 1].0 > d2 || (found[at - 1].0 == d2 && found[at - 1].1 > Int32(i))) { at -= 1 }
+            found.insert((d2, Int32(i)), at: at)
+            if found.count > keep { found.removeLast() }
+            if found.count == keep { bound = min(bound, found[keep - 1].0) }
+        }
+        while let top = stack.popLast() {
+            let lower = top.2
+            guard lower <= bound else { continue }
+            let lo = Int(top.0), hi = Int(top.1)
+            if hi - lo <= Self.leafSize {
+                for i in lo..<hi { consider(i) }
+                continue
             }
+            let mid = (lo + hi) / 2
+            let axis = Int(axes[mid])
+            let qAxis = axis == 0 ? q.0 : (axis == 1 ? q.1 : q.2)
+            let diff = qAxis - Double(c[mid * 3 + axis])
+            consider(mid)
+            let plane = diff * diff
+            let (near, far) = diff <= 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
+            if plane <= bound { stack.append((Int32(far.0), Int32(far.1), max(lower, plane))) }
+            stack.append((Int32(near.0), Int32(near.1), lower))
         }
         return found
     }

@@ -65,6 +65,7 @@ enum AirfieldQueries {
                     "declinationDegrees": .number(declination, decimals: 2),
                     "declinationDate": .string(utc.iso8601), "declinationDateSource": .string(dateSource),
                     "databaseDate": .string(store.dataDate),
+                    "index": .string(store.indexSource),
                     "filter": .string(request.all ? "all" : "usable by the aircraft (no heliports or seaplane bases; all: every kind)"),
                     "results": .array(results.map { .object($0.json) }),
                 ])))

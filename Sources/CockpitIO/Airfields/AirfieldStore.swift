@@ -85,24 +85,30 @@ public final class AirfieldStore {
     public var dataDate: String { meta["dataDate"] ?? "unknown" }
 
     /// Where the index came from: "stored" (the file's airport_index, as the importer wrote it), or "built from the
-    /// airport table" and why; "not loaded" before the first lookup.
+    /// airport table" and why; then where it lives ("mapped from PATH", or "in memory" and why not mapped); "not
+    /// loaded" before the first lookup.
     public private(set) var indexSource = "not loaded"
 
-    /// Positions and filter columns of every airfield, in memory, loaded on first use (not when the file opens, so
-    /// that start-up does not wait for it): from the stored index when the file has a sound one whose count matches
-    /// the airport table, else built from one scan of that table (older files; a stored index that fails its checks).
+    /// A directory for the mapped index (`AirfieldIndexCache`); nil keeps the index in memory. Set before the first
+    /// lookup (the daemon passes systemd's `CACHE_DIRECTORY`).
+    public var cacheDirectory: String?
+
+    /// Positions and filter columns of every airfield, loaded on first use (not when the file opens, so that start-up
+    /// does not wait for it): from the stored index when the file has a sound one whose count matches the airport
+    /// table — mapped from the cache file made of it when there is a cache directory — else built from one scan of
+    /// that table (older files; a stored index that fails its checks).
     public func index() throws(SQLiteDatabase.Failure) -> AirfieldIndex {
         if let builtIndex { return builtIndex }
         let index: AirfieldIndex
-        switch Self.loadStoredIndex(database) {
+        switch Self.loadStoredIndex(database, cacheDirectory: cacheDirectory) {
         case .success(let stored):
-            index = stored
-            indexSource = "stored"
+            index = stored.index
+            indexSource = "stored; " + stored.storage
         case .failure(let reason):
             let loaded = try Self.loadSites(database)
             index = AirfieldIndex(sites: loaded.sites)
             indexSkippedRows = loaded.skipped
-            indexSource = "built from the airport table (\(reason.message))"
+            indexSource = "built from the airport table (\(reason.message)); in memory"
         }
         builtIndex = index
         return index
@@ -110,16 +116,40 @@ public final class AirfieldStore {
 
     struct StoredIndexProblem: Error { let message: String }
 
-    static func loadStoredIndex(_ database: SQLiteDatabase) -> Result<AirfieldIndex, StoredIndexProblem> {
+    /// The stored index, mapped from the cache file when `cacheDirectory` has (or can be given) a sound one for it.
+    static func loadStoredIndex(_ database: SQLiteDatabase, cacheDirectory: String? = nil)
+        -> Result<(index: AirfieldIndex, storage: String), StoredIndexProblem> {
         do {
             let query = try database.prepare("SELECT data FROM airport_index WHERE format = \(AirfieldIndex.storedFormat)")
             guard try query.step(), let bytes = query.blob(0) else { return .failure(StoredIndexProblem(message: "no stored index")) }
-            let index = try AirfieldIndex(stored: bytes)
             let rows = try database.prepare("SELECT count(*) FROM airport")
-            guard try rows.step(), rows.int64(0) == Int64(index.count) else {
+            guard try rows.step() else { return .failure(StoredIndexProblem(message: "cannot count the airport table")) }
+            let airports = rows.int64(0)
+            var why = "in memory (no cache directory)"
+            if let cacheDirectory, let checksum = AirfieldIndex.storedChecksum(bytes) {
+                let path = cacheDirectory + "/" + AirfieldIndexCache.fileName(sourceChecksum: checksum)
+                switch AirfieldIndexCache.map(path: path, sourceChecksum: checksum) {
+                case .success(let mapped) where Int64(mapped.count) == airports:
+                    return .success((mapped, "mapped from \(path)"))
+                case .success, .failure:
+                    break   // absent, refused or not this table's: made again below from the stored index
+                }
+                let index = try AirfieldIndex(stored: bytes)
+                guard airports == Int64(index.count) else {
+                    return .failure(StoredIndexProblem(message: "stored index does not match the airport table"))
+                }
+                switch AirfieldIndexCache.write(index, sourceChecksum: checksum, directory: cacheDirectory)
+                    .flatMap({ AirfieldIndexCache.map(path: $0, sourceChecksum: checksum) }) {
+                case .success(let mapped): return .success((mapped, "mapped from \(path) (written now)"))
+                case .failure(let problem): why = "in memory (\(problem.message))"
+                }
+                return .success((index, why))
+            }
+            let index = try AirfieldIndex(stored: bytes)
+            guard airports == Int64(index.count) else {
                 return .failure(StoredIndexProblem(message: "stored index does not match the airport table"))
             }
-            return .success(index)
+            return .success((index, why))
         } catch let failure as SQLiteDatabase.Failure {
             return .failure(StoredIndexProblem(message: failure.message.contains("no such table") ? "no stored index" : failure.message))
         } catch {
