@@ -109,6 +109,24 @@ struct SettingsTests {
         let entries = try ConfigFile.parse("\u{FEFF}rules = easa\n", path: "bom.conf", keys: ["rules": .value])
         #expect(entries.map(\.key) == ["rules"])
     }
+
+    /// Found by the config-file fuzz target: an unknown key of 8 KB made "did you mean" work out 120 quadratic edit
+    /// distances over Characters (seconds per file under the sanitizers) and echoed the whole key. Now a key longer
+    /// than any setting could be mistyped into gets no suggestion and is shortened in the message; a typo still gets
+    /// its suggestion, the same one every run (ties go to the alphabetically first name).
+    @Test func aHugeUnknownKeyGetsAShortMessageAndNoSuggestion() {
+        let keys: [String: ConfigFile.Kind] = ["gpsd": .value, "socket": .value, "rules": .value]
+        func message(_ text: String) -> String {
+            do { _ = try ConfigFile.parse(text, path: "f.conf", keys: keys); return "accepted" } catch { return error.message }
+        }
+        let huge = String(repeating: "gpsd", count: 2_000)
+        #expect(message(huge + " = x\n") == "unknown key \"" + String(huge.prefix(64)) + "…\"")
+        #expect(message("gspd = x\n") == "unknown key \"gspd\" (did you mean \"gpsd\"?)")
+        #expect(ConfigFile.suggestion(for: "ab", among: ["ax", "ay", "aa"].shuffled()) == "aa")
+        #expect(ConfigFile.suggestion(for: String(repeating: "x", count: 65), among: ["x"]) == nil)
+        #expect(ConfigFile.suggestion(for: String(repeating: "x", count: 64), among: ["x"]) == "x")
+        #expect(ConfigFile.distance("kitten", "sitting") == 3 && ConfigFile.distance("", "abc") == 3 && ConfigFile.distance("é", "e") == 1)
+    }
 }
 
 extension Substring {

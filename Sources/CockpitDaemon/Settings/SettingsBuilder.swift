@@ -56,9 +56,8 @@ public enum SettingsBuilder {
                 if SettingsSchema.options.contains(where: { $0.key == key }) {
                     throw Problem("--\(key) does not apply to \(settings.mode.rawValue)")
                 }
-                let suggestion = SettingsSchema.options(for: settings.mode).map(\.key)
-                    .min { ConfigFile.distance($0, key) < ConfigFile.distance($1, key) }
-                throw Problem("unknown option '--\(key)'" + (suggestion.map { " (did you mean '--\($0)'?)" } ?? ""))
+                let suggestion = ConfigFile.suggestion(for: key, among: SettingsSchema.options(for: settings.mode).map(\.key))
+                throw Problem("unknown option '--\(ConfigFile.shortened(key))'" + (suggestion.map { " (did you mean '--\($0)'?)" } ?? ""))
             }
             let value: String
             if option.isFlag {
