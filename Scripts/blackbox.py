@@ -51,6 +51,9 @@ class Campaign:
                    "--airfields", os.path.join(self.repo, "Data", "airfields.sqlite"), "--flight-log", "off",
                    "--audio-device", "none", "--flarm-port", "0", "--gdl90-discovery-port", "0"]
         env = dict(os.environ)
+        # As the unit runs it (CacheDirectory=): the airfield index is mapped from a file there, not held on the heap.
+        env["CACHE_DIRECTORY"] = os.path.join(self.work, "cache")
+        os.makedirs(env["CACHE_DIRECTORY"], exist_ok=True)
         for item in self.args.env:
             key, _, value = item.partition("=")
             env[key] = value
