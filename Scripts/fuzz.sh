@@ -23,10 +23,18 @@ shift 2
 
 # The sanitizer build: every Swift module (dependencies included) instrumented for coverage and ASan. Campaigns that
 # run several targets at once build first and set COCKPIT_FUZZ_NO_BUILD=1 (one build folder, one build at a time).
+# COCKPIT_FUZZ_OPTIMIZE=1: the same sanitizers with the Swift code optimized (-O keeps Swift's own traps: overflow,
+# bounds, unwrap), in Fuzz/.build-campaign — 3–30× the executions per second, for the 10⁷-execution campaigns.
+scratch=.build
+optimize=()
+if [[ -n ${COCKPIT_FUZZ_OPTIMIZE:-} ]]; then scratch=.build-campaign; optimize=(-Xswiftc -O); fi
 if [[ -z ${COCKPIT_FUZZ_NO_BUILD:-} ]]; then
-    ( cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -v 'Cannot export local symbol' | tail -n 2 )
+    # On a failure the whole output is shown (the tail alone can hide the error).
+    mkdir -p "Fuzz/$scratch"
+    ( cd Fuzz && { swift build -c debug --scratch-path "$scratch" "${optimize[@]}" -Xswiftc -sanitize=fuzzer,address > "$scratch/build.log" 2>&1 \
+        && grep -v "Cannot export local symbol" "$scratch/build.log" | tail -n 2; } || { grep -v "Cannot export local symbol" "$scratch/build.log" >&2; exit 1; } )
 fi
-binary="$root/Fuzz/.build/debug/cockpit-fuzz"
+binary="$root/Fuzz/$scratch/debug/cockpit-fuzz"
 
 run_one() {
     local target=$1
