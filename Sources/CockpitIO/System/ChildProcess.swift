@@ -7,7 +7,7 @@ public import CSpawn
 /// `socket()`/`accept()` ones are not, and a spawn on one thread can race an open on another. So each spawn closes
 /// everything from descriptor 3 up in the child, after its own redirections.
 public enum ChildProcess {
-    public static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    @inlinable public static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
         _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
     }
 }
