@@ -1,6 +1,5 @@
 public import CSpawn
 
-
 /// What every program the daemon (or a test, or the bench) starts must not get: our sockets and files. A descriptor a
 /// child inherits stays open as long as the child runs — a gpsd connection the daemon closed, a control client's
 /// socket — whatever the daemon does with its own copy. NIO's sockets are close-on-exec; libgps's and plain
