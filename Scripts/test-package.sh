@@ -87,6 +87,7 @@ check "the user cockpit exists, with home /var/lib/cockpit and no login shell" \
   bash -c '[[ "$(chroot "$1" getent passwd cockpit)" =~ ^cockpit:x:[0-9]+:[0-9]+:.*:/var/lib/cockpit:/usr/sbin/nologin$ ]]' _ "$root"
 check "cockpit is a member of group i2c" bash -c 'chroot "$1" id -nG cockpit | tr " " "\n" | grep -qx i2c' _ "$root"
 check "/var/lib/cockpit belongs to cockpit, mode 750" test "$(in_root stat -c '%U:%G %a' /var/lib/cockpit)" = "cockpit:cockpit 750"
+check "/var/cache/cockpit belongs to cockpit, mode 750" test "$(in_root stat -c '%U:%G %a' /var/cache/cockpit)" = "cockpit:cockpit 750"
 check "the service is enabled (multi-user.target.wants link)" \
   test "$(readlink "$root/etc/systemd/system/multi-user.target.wants/cockpitd.service")" = /lib/systemd/system/cockpitd.service
 check "nothing was started in the chroot (no /run/cockpit)" test ! -e "$root/run/cockpit"
@@ -122,6 +123,7 @@ check "the edited conffile is still there" test "$(md5sum < "$root/etc/cockpit/c
 phase "purge"
 check "dpkg -P succeeds" in_root dpkg -P cockpitd
 check "/var/lib/cockpit is deleted" test ! -e "$root/var/lib/cockpit"
+check "/var/cache/cockpit is deleted" test ! -e "$root/var/cache/cockpit"
 check "/etc/cockpit/cockpitd.conf is deleted" test ! -e "$root/etc/cockpit/cockpitd.conf"
 check "no enablement link is left" test ! -e "$root/etc/systemd/system/multi-user.target.wants/cockpitd.service"
 check "dpkg no longer knows cockpitd" bash -c '! chroot "$1" dpkg-query -W cockpitd >/dev/null 2>&1' _ "$root"
