@@ -48,7 +48,8 @@ public struct GPSDReportDecoder: Sendable {
         }
         guard gpsdShape else { return .malformed(reason: "\(reportClass) with an unexpected array or object") }
         // libgps wants a writable, NUL-terminated copy ("buf must be writeable", libgps_core.c); both it and the
-        // 24 KB gps_data_t live on the stack for the call, so a report costs no heap allocation here.
+        // 24 KB gps_data_t are temporary allocations, on the stack when the thread has room (the daemon's threads do),
+        // so a report costs no heap allocation there.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
             withUnsafeTemporaryAllocation(of: gps_data_t.self, capacity: 1) { data in
                 UnsafeMutableRawBufferPointer(text).copyMemory(from: UnsafeRawBufferPointer(bytes))
