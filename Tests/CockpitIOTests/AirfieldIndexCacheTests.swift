@@ -70,7 +70,7 @@ struct AirfieldIndexCacheTests {
         try answersLikeABruteForceScan(second)
 
         // The mapping is file pages: /proc/self/smaps shows the file mapped with no anonymous (private, dirty) memory.
-        let smaps = readFile("/proc/self/smaps")
+        let smaps = String(decoding: try LineReader.readAll(path: "/proc/self/smaps"), as: UTF8.self)
         let lines = smaps.split(separator: "\n", omittingEmptySubsequences: false)
         guard let at = lines.firstIndex(where: { $0.hasSuffix(names[0]) }) else {
             Issue.record("the cache file is not mapped")
@@ -116,17 +116,4 @@ struct AirfieldIndexCacheTests {
         let plain = try self.store(cache: nil)
         #expect(try plain.index().isMapped == false && plain.indexSource == "stored; in memory (no cache directory)")
     }
-}
-
-func readFile(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<count])
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -33,7 +33,7 @@ struct LineReaderTests {
         #expect(got[1].first == 0x41 && got[2].first == 0x42)
     }
 
-    @Test func aSmallLimitStillReadsInLargeChunksAndCutsAtTheLimit() throws {
+    @Test func aSmallLimitBoundsMemoryButDoesNotCutALineThatFitsInOneRead() throws {
         let path = file(Array("0123456789\nabc\n".utf8))
         defer { unlink(path) }
         let reader = try LineReader(path: path, maximumLineBytes: 5)

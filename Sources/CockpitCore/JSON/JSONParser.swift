@@ -159,14 +159,7 @@ public struct JSONParser {
         guard index + 4 <= bytes.count else { throw error("short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-            default: throw error("bad hex digit")
-            }
+            guard let digit = Self.hexDigit(bytes[index]) else { throw error("bad hex digit") }
             value = value << 4 | digit
             index += 1
         }
@@ -203,4 +196,14 @@ public struct JSONParser {
     }
 
     @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+
+    /// The value of one hexadecimal digit of a `\u` escape, or nil (shared with the gpsd line scanner).
+    @inline(__always) public static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - 48)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - 87)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - 55)
+        default: nil
+        }
+    }
 }

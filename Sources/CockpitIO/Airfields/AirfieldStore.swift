@@ -125,31 +125,26 @@ public final class AirfieldStore {
             let rows = try database.prepare("SELECT count(*) FROM airport")
             guard try rows.step() else { return .failure(StoredIndexProblem(message: "cannot count the airport table")) }
             let airports = rows.int64(0)
-            var why = "in memory (no cache directory)"
-            if let cacheDirectory, let checksum = AirfieldIndex.storedChecksum(bytes) {
-                let path = cacheDirectory + "/" + AirfieldIndexCache.fileName(sourceChecksum: checksum)
-                switch AirfieldIndexCache.map(path: path, sourceChecksum: checksum) {
-                case .success(let mapped) where Int64(mapped.count) == airports:
-                    return .success((mapped, "mapped from \(path)"))
-                case .success, .failure:
-                    break   // absent, refused or not this table's: made again below from the stored index
-                }
-                let index = try AirfieldIndex(stored: bytes)
-                guard airports == Int64(index.count) else {
-                    return .failure(StoredIndexProblem(message: "stored index does not match the airport table"))
-                }
-                switch AirfieldIndexCache.write(index, sourceChecksum: checksum, directory: cacheDirectory)
-                    .flatMap({ AirfieldIndexCache.map(path: $0, sourceChecksum: checksum) }) {
-                case .success(let mapped): return .success((mapped, "mapped from \(path) (written now)"))
-                case .failure(let problem): why = "in memory (\(problem.message))"
-                }
-                return .success((index, why))
+            // Where this stored index's cache file goes, when there is a cache directory.
+            let cache = cacheDirectory.flatMap { directory in
+                AirfieldIndex.storedChecksum(bytes).map { (directory: directory, checksum: $0,
+                                                           path: directory + "/" + AirfieldIndexCache.fileName(sourceChecksum: $0)) }
             }
+            if let cache, case .success(let mapped) = AirfieldIndexCache.map(path: cache.path, sourceChecksum: cache.checksum),
+               Int64(mapped.count) == airports {
+                return .success((mapped, "mapped from \(cache.path)"))
+            }
+            // Absent, refused or not this table's: decoded from the stored index, then (re)written and mapped.
             let index = try AirfieldIndex(stored: bytes)
             guard airports == Int64(index.count) else {
                 return .failure(StoredIndexProblem(message: "stored index does not match the airport table"))
             }
-            return .success((index, why))
+            guard let cache else { return .success((index, "in memory (no cache directory)")) }
+            switch AirfieldIndexCache.write(index, sourceChecksum: cache.checksum, directory: cache.directory)
+                .flatMap({ AirfieldIndexCache.map(path: $0, sourceChecksum: cache.checksum) }) {
+            case .success(let mapped): return .success((mapped, "mapped from \(cache.path) (written now)"))
+            case .failure(let problem): return .success((index, "in memory (\(problem.message))"))
+            }
         } catch let failure as SQLiteDatabase.Failure {
             return .failure(StoredIndexProblem(message: failure.message.contains("no such table") ? "no stored index" : failure.message))
         } catch {

@@ -1,3 +1,5 @@
+import CockpitCore
+
 /// Checks one gpsd report line in a single pass over its bytes, building nothing: strict RFC 8259 JSON (the same
 /// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64
 /// levels), exactly one top-level object, where its `"class"` string is, and whether it has gpsd's shape for a TPV or
@@ -185,14 +187,7 @@ struct GPSDLineScanner {
         guard index + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
-            default: return nil
-            }
+            guard let digit = JSONParser.hexDigit(bytes[index]) else { return nil }
             value = value << 4 | digit
             index += 1
         }

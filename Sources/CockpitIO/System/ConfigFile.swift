@@ -67,12 +67,7 @@ public enum ConfigFile {
     /// long to be a typo of any of them.
     public static func suggestion(for key: String, among names: some Sequence<String>) -> String? {
         guard key.unicodeScalars.count <= longestKeyToSuggestFor else { return nil }
-        var best: (name: String, distance: Int)?
-        for name in names {
-            let d = distance(name, key)
-            if best == nil || d < best!.distance || (d == best!.distance && name < best!.name) { best = (name, d) }
-        }
-        return best?.name
+        return names.map { (distance: distance($0, key), name: $0) }.min { ($0.distance, $0.name) < ($1.distance, $1.name) }?.name
     }
 
     /// `text` for an error message: at most 64 characters, then "…".
