@@ -93,3 +93,40 @@ cal = bytes.fromhex("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")
 seed("bmp280", b"\x02" + cal + bytes([0x65, 0x5A, 0xC0, 0x7E, 0xED, 0x00]))
 seed("bmp280", b"\x03" + cal + bytes([0x65, 0x5A, 0xC0, 0x7E, 0xED, 0x00]) + (519888).to_bytes(4, "little") + (1).to_bytes(4, "little")
      + (0x80000).to_bytes(4, "little") + (0xFFFFF).to_bytes(4, "little"))
+# airfield-index: the shipped database's stored index (layout in Sources/CockpitCore/Airfields/AirfieldIndex+Stored.swift:
+# "CKDT", format, count, leaf size, 22-byte entries, FNV-1a 64), cut to the airfields around LSZH and given its own
+# header and checksum; and the cache image of the same entries (AirfieldIndex+Image.swift: "CKDX", native little-endian
+# on x86-64 and arm64, 24-byte entries, unit vectors as Float, axes). Mode byte: bit 0 image, bit 1 fix the header,
+# bit 2 fix the checksum.
+import math, sqlite3, struct
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for b in data: h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+blob = sqlite3.connect("file:%s?mode=ro" % os.path.join(root, "Data", "airfields.sqlite"), uri=True).execute(
+    "SELECT data FROM airport_index WHERE format = 1").fetchone()[0]
+magic, fmt, count, leaf = struct.unpack_from("<4sIII", blob, 0)
+assert magic == b"CKDT" and len(blob) == 16 + count * 22 + 8 and fnv1a(blob[:-8]) == struct.unpack_from("<Q", blob, len(blob) - 8)[0]
+near = [blob[16 + i * 22:16 + (i + 1) * 22] for i in range(count)
+        if abs(struct.unpack_from("<i", blob, 16 + i * 22 + 4)[0] - 47_464_700) < 300_000
+        and abs(struct.unpack_from("<i", blob, 16 + i * 22 + 8)[0] - 8_549_200) < 400_000][:60]
+def stored(entries):
+    body = struct.pack("<4sIII", b"CKDT", 1, len(entries), leaf) + b"".join(entries)
+    return body + struct.pack("<Q", fnv1a(body))
+def image(entries, source):
+    out, coords, axes = b"", b"", b""
+    for e in entries:
+        ident, lat, lon, longest, hard, bit, axis = struct.unpack("<iiiiiBB", e)
+        out += struct.pack("<iiiiiHxx", ident, lat, lon, longest, hard, bit)
+        phi, lam = math.radians(lat / 1e6), math.radians(lon / 1e6)
+        coords += struct.pack("<fff", math.cos(phi) * math.cos(lam), math.cos(phi) * math.sin(lam), math.sin(phi))
+        axes += bytes([axis])
+    body = out + coords + axes
+    return struct.pack("<4sIIIQQ", b"CKDX", 1, len(entries), 24, source, fnv1a(body)) + body
+small = stored(near)
+seed("airfield-index", b"\x00" + small)
+seed("airfield-index", b"\x01" + image(near, fnv1a(small[:-8])))
+seed("airfield-index", b"\x08" + stored(near[:9]))
+seed("airfield-index", b"\x06" + small[:40] + b"\xff" * 8 + small[48:-8] + b"\x00" * 8)
+seed("airfield-index", b"\x07" + image(near[:20], 0)[:100] + b"\x00" * 40 + image(near[:20], 0)[140:])
+seed("airfield-index", b"\x00" + small[:30])

@@ -36,6 +36,8 @@ public enum FuzzTargets {
                    maximumInputBytes: 8192, run: TextFuzz.configFile),
         FuzzTarget(name: "ourairports-csv", summary: "OurAirports CSV reader and the importer's row mapping (no SQLite)",
                    maximumInputBytes: 16384, run: TextFuzz.ourAirports),
+        FuzzTarget(name: "airfield-index", summary: "stored airfield index (database blob) and the mapped cache image: checks, queries, round trip",
+                   run: AirfieldIndexFuzz.index),
         FuzzTarget(name: "bmp280", summary: "BMP280 calibration check and compensation from raw register bytes",
                    maximumInputBytes: 64, run: InputFuzz.bmp280),
     ]

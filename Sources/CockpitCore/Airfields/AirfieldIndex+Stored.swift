@@ -83,7 +83,7 @@ extension AirfieldIndex {
     }
 
     /// FNV-1a, 64 bit: catches a flipped or torn byte in the blob (the file's pages are checked by SQLite's quick_check).
-    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
+    public static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
