@@ -28,7 +28,25 @@ struct GPSDFuzzFindingsTests {
                 Issue.record("\(line.prefix(40))… was not refused")
                 continue
             }
-            #expect(reason.hasSuffix("with an unexpected array or object"))
+            #expect(reason.hasSuffix("not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)"))
+        }
+        // Before: a value libgps fails to parse, with "class" after it or again later, spun gps_unpack forever (campaign
+        // of 23 November, 10 s timeout in libgps_json_unpack; confirmed against libgps 3.22 from C). The first line is
+        // the one the fuzzer found (its 0xC3 bytes arrive as U+FFFD); the others are what it minimised to.
+        let device = "udp:" + String(repeating: "\u{FFFD}", count: 99) + "//127.0.0.1:29470"
+        for line in [#"{"class":"TPV","device":"\#(device)","mode":3,"class":"TPV","device":"udp://127.0.0.1:29470","mode":3,"time":"2018-08-20T09:47:48.000Z","ept":0.005,"lat":52.849976667,"lon":5.313236667,"epx":7.468,"epy":8.884,"epv":20.700,"track":233.9000,"magtrack":232.5000,"magvar":1.4,"speed":41.40,"geoidSep":43.514,"\#u{FFFD}eph":11.400,"sep":20.900}"#,
+                     #"{"mode":"x","class":"TPV"}"#, #"{"lat":"x","class":"TPV"}"#, #"{"class":"TPV","mode":"x","class":"TPV"}"#,
+                     #"{"device":"\#(String(repeating: "a", count: 129))","class":"TPV"}"#,
+                     #"{"\#(String(repeating: "a", count: 31))":"x","class":"TPV"}"#, #"{"altMSL":"class","speed":944.5,"class":"TPV"}"#] {
+            guard case .malformed(let reason) = decoder.decode(line) else {
+                Issue.record("\(line.prefix(40))… was not refused")
+                continue
+            }
+            #expect(reason.hasPrefix("TPV not in gpsd's shape"), "\(reason)")
+        }
+        // "class" first and once: the same failing values are decoded (and refused by libgps, or ignored) without a hang.
+        for line in [#"{"class":"TPV","mode":"x"}"#, #"{"class":"TPV","device":"\#(String(repeating: "a", count: 300))","mode":3}"#] {
+            if case .malformed(let reason) = decoder.decode(line) { #expect(!reason.contains("shape"), "\(reason)") }
         }
         // SKY's satellites are the one array gpsd sends (gpsd 3.22 output, shortened).
         let sky = #"{"class":"SKY","device":"udp://127.0.0.1:29470","satellites":[{"PRN":2,"el":45.0,"az":92.0,"ss":38.0,"used":true},{"PRN":5,"el":12.0,"az":310.0,"ss":0.0,"used":false}]}"#

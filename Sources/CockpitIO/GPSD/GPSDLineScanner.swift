@@ -3,7 +3,15 @@ import CockpitCore
 /// Checks one gpsd report line in a single pass over its bytes, building nothing: strict RFC 8259 JSON (the same
 /// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64
 /// levels), exactly one top-level object, where its `"class"` string is, and whether it has gpsd's shape for a TPV or
-/// SKY — members with plain values, except a top-level `"satellites"` array of objects with plain values.
+/// SKY — `"class"` the first member and only once, members with plain values, except a top-level `"satellites"` array
+/// of objects with plain values.
+///
+/// Why "class first and once": libgps 3.22's `gps_unpack` spins forever when a value fails to parse (a string where a
+/// number belongs, a string or key longer than its buffer) and the top-level `"class"` member is not the first, or
+/// comes again after the failure — `{"mode":"x","class":"TPV"}`, `{"device":"<129 bytes>","class":"TPV"}`, found by
+/// the gpsd-line fuzz campaign. With `"class"` first and only once, 9,000 generated lines with such values passed
+/// through it, and 3 of 3,000 with `"class"` anywhere were enough to make it spin (docs/fuzzing.md). gpsd always
+/// writes `"class"` first.
 ///
 /// Why hand-written: libgps's own parser spins forever on some malformed lines (docs/fuzzing.md), so a line must be
 /// proven well formed before `gps_unpack` sees it. `JSONParser` proves it too, but builds a tree of Strings and arrays
@@ -59,13 +67,21 @@ struct GPSDLineScanner {
     private mutating func scanObject(depth: Int, role: Role) -> Bool {
         index += 1
         skipWhitespace()
-        if byte(at: index) == UInt8(ascii: "}") { index += 1; return true }
+        if byte(at: index) == UInt8(ascii: "}") {
+            if role == .top { gpsdShape = false }   // no "class" at all
+            index += 1
+            return true
+        }
+        var member = 0
         while true {
+            defer { member += 1 }
             skipWhitespace()
             guard byte(at: index) == UInt8(ascii: "\"") else { return false }
             let keyStart = index + 1
             guard scanString() else { return false }
             let key = keyStart..<(index - 1)
+            let isClass = role == .top && keyIs(key, "class")
+            if role == .top, isClass != (member == 0) { gpsdShape = false }   // "class" later, or not first
             skipWhitespace()
             guard byte(at: index) == UInt8(ascii: ":") else { return false }
             index += 1
@@ -83,7 +99,7 @@ struct GPSDLineScanner {
                       scanArray(depth: depth + 1, elementRole: satellites ? .satellite : .foreign) else { return false }
             default:
                 guard depth + 1 < Self.maximumDepth, scanPlain() else { return false }
-                if role == .top, reportClass == nil, first == UInt8(ascii: "\""), keyIs(key, "class") {
+                if isClass, reportClass == nil, first == UInt8(ascii: "\"") {
                     reportClass = valueStart..<(index - 1)
                 }
             }

@@ -31,7 +31,9 @@ public struct GPSDReportDecoder: Sendable {
         // advances: `{"class":"TPV","mode":3}*{"class":"TPV","mode":3}` spun gps_unpack at 100 % CPU. Its parser also
         // never advances over junk where it expects a key (`{KKK"class":"TPV",…}`) nor over an array or object where
         // it expects a plain value (`"deviices":[{…}]` in a TPV): all found by fuzzing, all spun gps_unpack forever.
-        // Only a line that is exactly one well-formed object, of the shape gpsd sends, reaches libgps.
+        // And it spins when a value fails to parse and "class" is not the first member or comes again
+        // (`{"mode":"x","class":"TPV"}`; GPSDLineScanner). Only a line that is exactly one well-formed object, of the
+        // shape gpsd sends ("class" first and once, plain values, SKY's satellites), reaches libgps.
         let reportClass: String
         let gpsdShape: Bool
         switch GPSDLineScanner.check(bytes) {
@@ -46,7 +48,9 @@ public struct GPSDReportDecoder: Sendable {
         case "TPV", "SKY": break
         default: return .ignored(reportClass: reportClass)
         }
-        guard gpsdShape else { return .malformed(reason: "\(reportClass) with an unexpected array or object") }
+        guard gpsdShape else {
+            return .malformed(reason: "\(reportClass) not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)")
+        }
         // libgps wants a writable, NUL-terminated copy ("buf must be writeable", libgps_core.c); both it and the
         // 24 KB gps_data_t are temporary allocations, on the stack when the thread has room (the daemon's threads do),
         // so a report costs no heap allocation there.
