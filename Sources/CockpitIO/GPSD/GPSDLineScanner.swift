@@ -10,7 +10,7 @@ import CockpitCore
 /// number belongs, a string or key longer than its buffer) and the top-level `"class"` member is not the first, or
 /// comes again after the failure — `{"mode":"x","class":"TPV"}`, `{"device":"<129 bytes>","class":"TPV"}`, found by
 /// the gpsd-line fuzz campaign. Generated lines full of such values, through libgps from C with a 1 s alarm: with
-/// `"class"` at a random position 1,070 of 3,000 hung; with it first, none of 12,000 (docs/fuzzing.md). gpsd always
+/// `"class"` at a random position 1,070 of 3,000 hung; with it first, none of 9,000 (docs/fuzzing.md). gpsd always
 /// writes `"class"` first.
 ///
 /// Why hand-written: libgps's own parser spins forever on some malformed lines (docs/fuzzing.md), so a line must be
