@@ -86,37 +86,39 @@ enum AirfieldIndexFuzz {
         precondition(mappedAgain.sites == sites, "the image changed the airfields")
     }
 
-    // The header and checksum fix-ups follow the layouts in AirfieldIndex+Stored.swift and AirfieldIndex+Image.swift.
+    // The header and checksum fix-ups, from the layouts' own constants (AirfieldIndex+Stored.swift, +Image.swift).
 
     static func fixStoredHeader(_ payload: inout [UInt8]) {
-        guard payload.count >= 24 else { return }
-        let count = (payload.count - 24) / 22
-        payload.removeLast((payload.count - 24) % 22)
-        put(Array("CKDT".utf8), at: 0, in: &payload)
-        put(littleEndian: UInt32(AirfieldIndex.storedFormat), at: 4, in: &payload)
+        let header = AirfieldIndex.storedHeaderBytes, entry = AirfieldIndex.storedEntryBytes
+        guard payload.count >= header + 8 else { return }
+        let count = (payload.count - header - 8) / entry
+        payload.removeLast((payload.count - header - 8) % entry)
+        put(AirfieldIndex.storedMagic, at: 0, in: &payload)
+        put(littleEndian: AirfieldIndex.storedFormat, at: 4, in: &payload)
         put(littleEndian: UInt32(count), at: 8, in: &payload)
-        put(littleEndian: UInt32(8), at: 12, in: &payload)
+        put(littleEndian: UInt32(AirfieldIndex.leafSize), at: 12, in: &payload)
     }
 
     static func fixStoredChecksum(_ payload: inout [UInt8]) {
-        guard payload.count >= 24 else { return }
+        guard payload.count >= AirfieldIndex.storedHeaderBytes + 8 else { return }
         put(littleEndian: AirfieldIndex.fnv1a(payload[0..<(payload.count - 8)]), at: payload.count - 8, in: &payload)
     }
 
     static func fixImageHeader(_ payload: inout [UInt8]) {
-        guard payload.count >= 32 else { return }
-        let stride = 24   // MemoryLayout<AirfieldIndex.Entry>.stride on 64-bit: 5 × Int32 + UInt16, padded
-        let count = (payload.count - 32) / (stride + 13)
-        payload.removeLast((payload.count - 32) % (stride + 13))
-        put(Array("CKDX".utf8), at: 0, in: &payload)
+        let header = AirfieldIndex.imageHeaderBytes, stride = AirfieldIndex.imageEntryStride
+        guard payload.count >= header else { return }
+        let perEntry = stride + 3 * 4 + 1   // the entry, its unit vector (3 Float), its split axis
+        let count = (payload.count - header) / perEntry
+        payload.removeLast((payload.count - header) % perEntry)
+        put(AirfieldIndex.imageMagic, at: 0, in: &payload)
         put(littleEndian: AirfieldIndex.imageFormat, at: 4, in: &payload)
         put(littleEndian: UInt32(count), at: 8, in: &payload)
         put(littleEndian: UInt32(stride), at: 12, in: &payload)
     }
 
     static func fixImageChecksum(_ payload: inout [UInt8]) {
-        guard payload.count >= 32 else { return }
-        put(littleEndian: AirfieldIndex.fnv1a(payload[32...]), at: 24, in: &payload)
+        guard payload.count >= AirfieldIndex.imageHeaderBytes else { return }
+        put(littleEndian: AirfieldIndex.fnv1a(payload[AirfieldIndex.imageHeaderBytes...]), at: 24, in: &payload)
     }
 
     static func put(_ bytes: [UInt8], at offset: Int, in payload: inout [UInt8]) {

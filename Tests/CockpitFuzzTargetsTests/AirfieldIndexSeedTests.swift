@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 import CockpitIO
+@testable import CockpitFuzzTargets
 
 /// The airfield-index seeds are written by Fuzz/seed-corpus.py, a Python encoder of the layouts documented in
 /// AirfieldIndex+Stored.swift and AirfieldIndex+Image.swift that shares no code with them: the Swift readers must accept
@@ -16,18 +17,12 @@ struct AirfieldIndexSeedTests {
         var stored: [AirfieldSite]?
         var image: [AirfieldSite]?
         for seed in try Self.seeds() where seed.count > 33 && seed[0] & 0x07 <= 1 {
+            // The readers exactly as the fuzz target calls them (an image in its own page-aligned block).
             let payload = Array(seed.dropFirst())
             if seed[0] & 1 == 0 {
-                if let index = try? payload.withUnsafeBytes({ raw throws(AirfieldIndex.StoredFormatError) in try AirfieldIndex(stored: raw) }),
-                   index.count > 20 { stored = index.sites }
+                if let index = AirfieldIndexFuzz.stored(payload), index.count > 20 { stored = index.sites }
             } else {
-                let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: payload.count, alignment: 4096)
-                payload.withUnsafeBytes { raw.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                let address = Int(bitPattern: raw.baseAddress)
-                let source = payload.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self) }
-                let index = try AirfieldIndex(image: UnsafeRawBufferPointer(raw), sourceChecksum: source,
-                                              release: { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() })
-                image = index.sites
+                image = try #require(AirfieldIndexFuzz.mapped(payload), "the image seed is refused").sites
             }
         }
         let fromStored = try #require(stored, "a complete stored-index seed")

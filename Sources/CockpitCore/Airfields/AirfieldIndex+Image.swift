@@ -10,8 +10,10 @@
 /// (count × stride), the coordinates (count × 3 Float) and the split axes (count bytes).
 extension AirfieldIndex {
     public static let imageFormat: UInt32 = 1
-    static let imageMagic: [UInt8] = Array("CKDX".utf8)
-    static let imageHeaderBytes = 32
+    public static let imageMagic: [UInt8] = Array("CKDX".utf8)
+    public static let imageHeaderBytes = 32
+    /// Bytes per entry in an image: this build's in-memory stride of an entry (24 on 64-bit platforms).
+    public static var imageEntryStride: Int { MemoryLayout<Entry>.stride }
 
     /// The FNV-1a 64 checksum that ends a stored index (what an image names as its source), or nil for bytes that are
     /// too short to be one.

@@ -8,9 +8,9 @@
 /// within its size goal.
 extension AirfieldIndex {
     public static let storedFormat: UInt32 = 1
-    static let storedMagic: [UInt8] = Array("CKDT".utf8)
-    static let storedHeaderBytes = 16
-    static let storedEntryBytes = 22
+    public static let storedMagic: [UInt8] = Array("CKDT".utf8)
+    public static let storedHeaderBytes = 16
+    public static let storedEntryBytes = 22
 
     public enum StoredFormatError: Error, Equatable, CustomStringConvertible {
         case tooShort, badMagic, unsupportedFormat(UInt32), wrongSize, checksumMismatch, badEntry(Int)

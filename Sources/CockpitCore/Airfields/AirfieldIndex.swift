@@ -47,7 +47,7 @@ public struct AirfieldIndex: Sendable {
         public var inverse: Ellipsoid.Inverse
     }
 
-    static let leafSize = 8
+    public static let leafSize = 8
     static let unknownFeet = Int32.min
     /// Sphere and ellipsoid distances differ by less than this fraction (0.5 %, with margin).
     public static let sphereTolerance = 0.006
