@@ -7,6 +7,8 @@ import Glibc
 /// against its reference, the libgps decode cost of one TPV line:
 /// - daemon CPU per fix at ~125 fixes/s (every thread's run time from /proc/PID/task/*/schedstat, in ns), per thread,
 ///   after a warm-up (the first airfield lookup builds the in-memory index: a one-off, not a per-fix cost);
+/// - beside it, the kernel's floor per line: a minimal second client of the same gpsd (`KernelFloorReader`: poll and
+///   read on one thread, nothing else), so the daemon's figure reads as floor + decode + the daemon's own work;
 /// - arrival → applied latency (p50/p99) as the daemon's status reports it (`daemon.gpsInputLatency`);
 /// - fix to traffic datagram on the wire, at 10 fixes/s (a real receiver's rate): a tcpdump capture on `lo` of gpsd's
 ///   TCP stream to the daemon and the traffic reports the daemon sends (`--traffic-to`, `--traffic-interval 0.2`);
@@ -52,17 +54,27 @@ func liveBenchmark() throws {
     feeder.feed(epochs[..<warmUp], perSecond: 50)
     usleep(1_500_000)
 
-    let fixesBefore = fixesApplied(socketPath)
+    // The reference beside the fast phase only: during the paced one its wake-ups would compete with the daemon's.
+    let kernelFloor = KernelFloorReader(port: gpsdPort)
+    usleep(200_000)
+    let fixesBefore = fixesApplied(socketPath), floorBefore = kernelFloor?.sample()
     let before = ThreadTimes(pid: daemon), start = MonotonicClock.now()
     feeder.feed(epochs[warmUp..<(warmUp + fastCount)], perSecond: 125)
     usleep(1_000_000)
-    let after = ThreadTimes(pid: daemon), seconds = MonotonicClock.now().seconds(since: start)
+    let after = ThreadTimes(pid: daemon), seconds = MonotonicClock.now().seconds(since: start), floorAfter = kernelFloor?.sample()
+    kernelFloor?.stop()
     let fixes = fixesApplied(socketPath) - fixesBefore
     let status = try? ControlClient(path: socketPath).request("status")["status"]
     let cpu = Double(after.total - before.total), perFix = cpu / Double(max(1, fixes))
     let idleShare = idleNanosecondsPerSecond * seconds / Double(max(1, fixes))
     print("live gpsd → cockpitd (real gpsd, RMC+GGA over UDP, \(fixes) fixes at \(Int(Double(fixes) / (seconds - 1))) fixes/s; load \(Bench.loadAverage())):")
     print("  daemon CPU per fix: \(format1(perFix / 1000)) µs (all threads; \(format1((perFix - idleShare) / 1000)) µs without the idle \(format1(idleNanosecondsPerSecond / 1e6)) ms/s) — reference: libgps decode of one TPV line \(format1(reference / 1000)) µs; ratio \(format1(perFix / reference))")
+    if let floorBefore, let floorAfter, floorAfter.lines > floorBefore.lines {
+        let floorPerLine = Double(floorAfter.nanoseconds - floorBefore.nanoseconds) / Double(floorAfter.lines - floorBefore.lines)
+        print("  reference: the kernel's floor per line here, a minimal client of the same gpsd (poll + read on one thread, nothing else): \(format1(floorPerLine / 1000)) µs over \(floorAfter.lines - floorBefore.lines) lines; floor + decode \(format1((floorPerLine + reference) / 1000)) µs, the daemon \(format1((perFix - floorPerLine - reference) / 1000)) µs above it")
+    } else {
+        print("  reference: kernel floor not measured (the second client of gpsd read no lines)")
+    }
     print("  per thread: " + after.perThread(since: before).map { "\($0.name) \(format1($0.nanoseconds / Double(max(1, fixes)) / 1000)) µs" }.joined(separator: ", "))
     if let latency = status?["daemon"]?["gpsInputLatency"] {
         func field(_ name: String) -> String { latency[name].map { JSONWriter.string($0) } ?? "?" }

@@ -1,6 +1,7 @@
 import CockpitCore
 import CockpitIO
 import Glibc
+import Synchronization
 
 /// Run time of every thread of a process, in ns (first field of /proc/PID/task/TID/schedstat: exact, not in 10 ms
 /// ticks like utime/stime), with the threads' names.
@@ -99,5 +100,89 @@ extension Bench {
     /// The 1-minute load average, to print next to wall-clock figures.
     static func loadAverage() -> String {
         lines("/proc/loadavg").first?.split(separator: " ").first.map(String.init) ?? "?"
+    }
+}
+
+/// The kernel's floor for one gpsd line on this machine: a second client of the same gpsd that does nothing but
+/// `poll` and `read` (and counts the lines with `memchr`), on its own thread, whose run time is read from
+/// /proc/self/task/TID/schedstat like the daemon's. No reader of gpsd's TCP stream can spend less per line here: the
+/// wake-up from `poll` (Glibc's module has no epoll; the daemon's NIO loop waits in `epoll_wait`), the `read` and the
+/// ACK it sends back are in this figure, nothing of the daemon's.
+final class KernelFloorReader: Sendable {
+    struct Sample {
+        var lines: Int
+        var nanoseconds: Int64
+    }
+
+    private let fd: Int32
+    private let threadID = Atomic<Int32>(0)
+    private let lineCount = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+
+    init?(port: UInt16) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let watch = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
+        guard connected == 0, write(fd, watch, watch.count) == watch.count else {
+            Glibc.close(fd)
+            return nil
+        }
+        BackgroundThread.start(name: "kernel-floor") { [self] in run() }
+        var waitedMilliseconds = 0
+        while threadID.load(ordering: .acquiring) == 0, waitedMilliseconds < 1000 {
+            usleep(1000)
+            waitedMilliseconds += 1
+        }
+    }
+
+    private func run() {
+        defer { finished.store(true, ordering: .releasing) }
+        // Glibc's module has no gettid: /proc/thread-self links to "PID/task/TID".
+        var link = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/thread-self", &link, link.count - 1)
+        let path = String(decoding: link.prefix(max(0, length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let tid = path.split(separator: "/").last.flatMap { Int32($0) }
+        threadID.store(tid ?? -1, ordering: .releasing)
+        guard tid != nil else { return }
+        let capacity = 65_536
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        while !stopping.load(ordering: .relaxed) {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) == 1 else { continue }
+            let count = read(fd, buffer, capacity)
+            guard count > 0 else { return }
+            var lines = 0, offset = 0
+            while offset < count, let newline = memchr(buffer + offset, 0x0A, count - offset) {
+                lines += 1
+                offset = UnsafeMutableRawPointer(newline) - buffer + 1
+            }
+            lineCount.add(lines, ordering: .relaxed)
+        }
+    }
+
+    /// Lines read so far and the reader thread's run time.
+    func sample() -> Sample {
+        let tid = threadID.load(ordering: .acquiring)
+        guard tid > 0 else { return Sample(lines: 0, nanoseconds: 0) }
+        let run = Bench.lines("/proc/self/task/\(tid)/schedstat").first?.split(separator: " ").first.flatMap { Int64($0) } ?? 0
+        return Sample(lines: lineCount.load(ordering: .relaxed), nanoseconds: run)
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        var waitedMilliseconds = 0
+        while !finished.load(ordering: .acquiring), waitedMilliseconds < 500 {
+            usleep(1000)
+            waitedMilliseconds += 1
+        }
+        Glibc.close(fd)
     }
 }
