@@ -93,6 +93,22 @@ enum Bench {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
     }
 
+    /// A thread's run time in ns: the first field of its schedstat (/proc/PID/task/TID/schedstat), 0 when unreadable.
+    static func runNanoseconds(schedstat path: String) -> Int64 {
+        lines(path).first?.split(separator: " ").first.flatMap { Int64($0) } ?? 0
+    }
+
+    /// Calls `body` with 127.0.0.1:`port` as a `sockaddr` (for sendto, connect, bind).
+    static func withLoopbackAddress<Result>(port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
     /// A field of /proc/PID/status, e.g. "VmRSS" → "18932 kB".
     static func statusField(_ pid: pid_t, _ field: String) -> String {
         for line in lines("/proc/\(pid)/status") where line.hasPrefix(field + ":") {

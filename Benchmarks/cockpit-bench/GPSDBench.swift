@@ -23,19 +23,11 @@ func gpsdBenchmark() throws {
     usleep(1_000_000)
     let epochs = try NMEAWriter.epochs(igcPath: flight, count: 3600, newDate: (2024, 7, 15))
     let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = udpPort.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     let cpuBefore = Bench.cpuTicks(daemon)
     for epoch in epochs {
         for sentence in NMEAWriter.sentences(epoch) {
             let bytes = Array((sentence + "\r\n").utf8)
-            _ = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(sender, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            _ = Bench.withLoopbackAddress(port: udpPort) { sendto(sender, bytes, bytes.count, 0, $0, $1) }
             usleep(500)
         }
     }

@@ -15,8 +15,7 @@ struct ThreadTimes {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             guard let tid = Int32(name) else { continue }
             let base = "/proc/\(pid)/task/\(tid)"
-            guard let run = Bench.lines(base + "/schedstat").first?.split(separator: " ").first.flatMap({ Int64($0) }) else { continue }
-            byThread[tid] = (Bench.lines(base + "/comm").first.map(String.init) ?? "?", run)
+            byThread[tid] = (Bench.lines(base + "/comm").first.map(String.init) ?? "?", Bench.runNanoseconds(schedstat: base + "/schedstat"))
         }
     }
 
@@ -35,23 +34,16 @@ struct ThreadTimes {
 /// Sends NMEA sentences to gpsd's UDP input on loopback.
 struct NMEAFeeder {
     let fd: Int32
-    var address = sockaddr_in()
+    let port: UInt16
 
     init(port: UInt16) {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        self.port = port
     }
 
     func send(_ sentence: String) {
         let bytes = Array((sentence + "\r\n").utf8)
-        var address = self.address
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        _ = Bench.withLoopbackAddress(port: port) { sendto(fd, bytes, bytes.count, 0, $0, $1) }
     }
 
     /// Sends each epoch's sentences (RMC, GGA) together, `perSecond` epochs a second on the monotonic clock.
@@ -76,13 +68,7 @@ struct UDPSink {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         var size: Int32 = 1 << 20
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        _ = Bench.withLoopbackAddress(port: port) { bind(fd, $0, $1) }
     }
 
     /// Reads whatever has arrived (non-blocking); returns the number of datagrams.
@@ -122,13 +108,7 @@ final class KernelFloorReader: Sendable {
 
     init?(port: UInt16) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let connected = Bench.withLoopbackAddress(port: port) { connect(fd, $0, $1) }
         let watch = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
         guard connected == 0, write(fd, watch, watch.count) == watch.count else {
             Glibc.close(fd)
@@ -172,8 +152,7 @@ final class KernelFloorReader: Sendable {
     func sample() -> Sample {
         let tid = threadID.load(ordering: .acquiring)
         guard tid > 0 else { return Sample(lines: 0, nanoseconds: 0) }
-        let run = Bench.lines("/proc/self/task/\(tid)/schedstat").first?.split(separator: " ").first.flatMap { Int64($0) } ?? 0
-        return Sample(lines: lineCount.load(ordering: .relaxed), nanoseconds: run)
+        return Sample(lines: lineCount.load(ordering: .relaxed), nanoseconds: Bench.runNanoseconds(schedstat: "/proc/self/task/\(tid)/schedstat"))
     }
 
     func stop() {

@@ -54,13 +54,7 @@ func memoryBenchmark() {
 }
 
 private func send(_ socket: Int32, _ bytes: [UInt8], to port: UInt16) {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    _ = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(socket, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
+    _ = Bench.withLoopbackAddress(port: port) { sendto(socket, bytes, bytes.count, 0, $0, $1) }
 }
 
 /// Prints smaps_rollup's totals and the mappings grouped by file (anonymous ones by kind), largest RSS first.

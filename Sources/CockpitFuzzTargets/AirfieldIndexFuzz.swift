@@ -107,7 +107,7 @@ enum AirfieldIndexFuzz {
     static func fixImageHeader(_ payload: inout [UInt8]) {
         let header = AirfieldIndex.imageHeaderBytes, stride = AirfieldIndex.imageEntryStride
         guard payload.count >= header else { return }
-        let perEntry = stride + 3 * 4 + 1   // the entry, its unit vector (3 Float), its split axis
+        let perEntry = AirfieldIndex.imageBytesPerEntry
         let count = (payload.count - header) / perEntry
         payload.removeLast((payload.count - header) % perEntry)
         put(AirfieldIndex.imageMagic, at: 0, in: &payload)

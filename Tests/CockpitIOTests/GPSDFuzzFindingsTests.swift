@@ -45,7 +45,8 @@ struct GPSDFuzzFindingsTests {
             #expect(reason.hasPrefix("TPV not in gpsd's shape"), "\(reason)")
         }
         // "class" first and once: the same failing values reach libgps and come back at once. libgps stops at the bad
-        // value and sets no mode and no position (checked from C: `set` is STATUS_SET alone for both), so each is a TPV without mode.
+        // value and sets no mode and no position (checked from C: `set` is STATUS_SET alone for both), so each is a TPV
+        // without mode.
         for line in [#"{"class":"TPV","mode":"x"}"#, #"{"class":"TPV","device":"\#(String(repeating: "a", count: 300))","mode":3}"#] {
             #expect(decoder.decode(line) == .malformed(reason: "TPV without mode"), "\(line.prefix(40))")
         }

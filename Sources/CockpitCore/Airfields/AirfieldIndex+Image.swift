@@ -14,6 +14,8 @@ extension AirfieldIndex {
     public static let imageHeaderBytes = 32
     /// Bytes per entry in an image: this build's in-memory stride of an entry (24 on 64-bit platforms).
     public static var imageEntryStride: Int { MemoryLayout<Entry>.stride }
+    /// Bytes per airfield in an image: its entry, its unit vector (3 Float) and its split axis (1 byte).
+    public static var imageBytesPerEntry: Int { imageEntryStride + 3 * 4 + 1 }
 
     /// The FNV-1a 64 checksum that ends a stored index (what an image names as its source), or nil for bytes that are
     /// too short to be one.
@@ -27,8 +29,7 @@ extension AirfieldIndex {
     /// The image of this index, naming `sourceChecksum` (the stored index it came from).
     public func image(sourceChecksum: UInt64) -> [UInt8] {
         let count = entries.count
-        let entryBytes = count * MemoryLayout<Entry>.stride
-        var bytes = [UInt8](repeating: 0, count: Self.imageHeaderBytes + entryBytes + count * 3 * 4 + count)
+        var bytes = [UInt8](repeating: 0, count: Self.imageHeaderBytes + count * Self.imageBytesPerEntry)
         bytes.withUnsafeMutableBytes { out in
             for (offset, byte) in Self.imageMagic.enumerated() { out[offset] = byte }
             out.storeBytes(of: Self.imageFormat, toByteOffset: 4, as: UInt32.self)
@@ -64,7 +65,7 @@ extension AirfieldIndex {
         let count = Int(image.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
         let stride = Int(image.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         guard stride == MemoryLayout<Entry>.stride, Int(bitPattern: base) % MemoryLayout<Entry>.alignment == 0,
-              image.count == Self.imageHeaderBytes + count * (stride + 12 + 1),
+              image.count == Self.imageHeaderBytes + count * Self.imageBytesPerEntry,
               image.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == sourceChecksum else { release(); throw .wrongSize }
         guard Self.fnv1a(UnsafeRawBufferPointer(rebasing: image[Self.imageHeaderBytes...]))
                 == image.loadUnaligned(fromByteOffset: 24, as: UInt64.self) else { release(); throw .checksumMismatch }
