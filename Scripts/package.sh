@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -z "$rebuild" ] || [[ $rebuild =~ ^[1-9][0-9]*$ ]] || { echo "package.sh: --rebuild takes a number" >&2; exit 2; }
-for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
+for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip; do
   command -v "$tool" >/dev/null || { echo "package.sh: $tool is missing (bash Scripts/setup.sh installs it)" >&2; exit 1; }
 done
 
@@ -179,6 +179,16 @@ finish_package() { # root package extra-depends description-file
   for binary in "$(realpath "$root")"/usr/bin/*; do binaries+=("-e$binary"); done
   shlibs=$(cd "$work/shlibs-$package" && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:Depends=//p')
   [ -n "$shlibs" ] || { echo "package.sh: dpkg-shlibdeps found no libraries for $package" >&2; exit 1; }
+  # dpkg-shlibdeps reads symbol references only. A binary with packed relative relocations (DT_RELR: the daemon's
+  # release link in Package.swift) also needs a loader that applies them, glibc 2.36, which it names as the version
+  # GLIBC_ABI_DT_RELR and no symbol. Without this the package would install on glibc 2.35 and not start.
+  # (grep -c reads everything: grep -q would close the pipe early, and pipefail would then see readelf's SIGPIPE.)
+  local libc_version relr_binaries
+  libc_version=$(sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p' <<<"$shlibs")
+  relr_binaries=$(readelf -V "$root"/usr/bin/* | grep -c 'Name: GLIBC_ABI_DT_RELR' || true)
+  if [ "$relr_binaries" -gt 0 ] && [ -n "$libc_version" ] && dpkg --compare-versions "$libc_version" lt 2.36; then
+    shlibs=$(sed -E 's/libc6 \(>= [^)]+\)/libc6 (>= 2.36)/' <<<"$shlibs")
+  fi
   find "$root" -path "$root/DEBIAN" -prune -o -type f -exec chmod go-w {} + -o -type d -exec chmod 0755 {} +
   local size
   size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

@@ -53,6 +53,19 @@ check "the rebuilt package's version $next_version is higher than $version" dpkg
 check "the package is named cockpitd_<version>_<arch>.deb" test "$(basename "$deb")" = "cockpitd_${version}_$(dpkg --print-architecture).deb"
 check "the package version is what cockpitd --version prints" test "$(.build-release-static/release/cockpitd --version)" = "cockpitd $version"
 
+# The daemon's release link (Package.swift, daemonReleaseLink; docs/performance.md, "Idle memory").
+shipped=$work/shipped
+mkdir -p "$shipped" && dpkg-deb -x "$deb" "$shipped"
+check "the shipped cockpitd packs its relative relocations (DT_RELR)" bash -c 'readelf -d "$1" | grep -q "(RELR)"' _ "$shipped/usr/bin/cockpitd"
+dynamic_symbols=$(readelf --dyn-syms -W "$shipped/usr/bin/cockpitd" | grep -cE '^ *[0-9]+:' || true)
+check "the shipped cockpitd exports no Swift symbols ($dynamic_symbols dynamic symbols, the C libraries' imports)" \
+  bash -c '[ "$1" -lt 1000 ] && ! readelf --dyn-syms -W "$2" | grep -v " UND " | grep -q "\$s"' _ "$dynamic_symbols" "$shipped/usr/bin/cockpitd"
+# The libc6 version in Depends must cover every glibc version the binaries name, GLIBC_ABI_DT_RELR (2.36) included.
+needed_glibc=$(readelf -V "$shipped"/usr/bin/* | sed -nE 's/.*Name: GLIBC_([0-9]+\.[0-9]+).*/\1/p; s/.*Name: GLIBC_ABI_DT_RELR.*/2.36/p' | sort -V | tail -n 1)
+depends_libc=$(dpkg-deb -f "$deb" Depends | sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p')
+check "Depends' libc6 (>= $depends_libc) covers the newest glibc version the binaries need ($needed_glibc)" \
+  dpkg --compare-versions "$depends_libc" ge "$needed_glibc"
+
 phase "lintian"
 lintian_output=$(lintian --tag-display-limit 0 --display-info "$work"/v1/*.deb 2>&1) || true
 echo "$lintian_output" | sed 's/^/  lintian: /'

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Regenerates Packaging/link/cockpitd.order, the linker's symbol-ordering file for the daemon's release link
+# (Package.swift, daemonReleaseLink; why: docs/performance.md, "Idle memory"). It lists the functions of the static
+# daemon that run at start-up and while idle first, then the ones a replay of the bundled flight adds, so the pages
+# start-up touches (and the kernel's 64 KiB fault-around windows around them) hold code the daemon uses.
+# Names come from callgrind, which records every function executed. A stale list costs locality, never correctness:
+# run this after large changes and compare `cockpit-bench memory`. Needs valgrind (a developer tool, not CI).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+command -v valgrind > /dev/null || { echo "link-order: valgrind is not installed (apt install valgrind)" >&2; exit 1; }
+scratch=.build-release-static
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product cockpitd
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the Swift 6.3 debug info; the symbol table is all callgrind needs.
+strip --strip-debug -o "$work/cockpitd" "$scratch/release/cockpitd"
+mkdir -p "$work/home/cache"
+home=$work/home
+
+# Start-up and idle: the configuration cockpit-bench memory measures (every output on, a fresh index cache, no GPS).
+CACHE_DIRECTORY=$home/cache timeout -s TERM 25 valgrind --tool=callgrind --demangle=no --dump-instr=no \
+    --callgrind-out-file="$work/idle.cg" "$work/cockpitd" run --socket "$home/c.sock" --gpsd none --baro none \
+    --airfields Data/airfields.sqlite --traffic-port 29800 --traffic-to 127.0.0.1:29801 --gdl90-to 127.0.0.1:29802 \
+    --gdl90-discovery-port 0 --flarm-port 29803 --flight-log "$home/flightlog.sqlite" --record "$home/recording.jsonl" \
+    --audio-device none > "$work/idle.log" 2>&1 || true
+grep -q "running" "$work/idle.log" || { cat "$work/idle.log" >&2; echo "link-order: the idle daemon did not start" >&2; exit 1; }
+
+# In flight: the bundled flight through the same core, airfield lookups on.
+valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$work/replay.cg" "$work/cockpitd" \
+    replay Tests/Fixtures/flights/opensoar__missing_lcu_lseeyou_lines.igc --airfields Data/airfields.sqlite \
+    --profile glider --log-level warning > "$work/replay.log" 2>&1
+
+nm --defined-only "$work/cockpitd" > "$work/symbols"
+python3 - "$work" "$root/Packaging/link/cockpitd.order" "$(git rev-parse --short HEAD)" <<'EOF'
+import re, sys
+work, out, commit = sys.argv[1:4]
+code = {f[2] for f in (l.split() for l in open(work + "/symbols")) if len(f) == 3 and f[1] in "tTwW"}
+def executed(path):
+    # callgrind compresses names: "fn=(12) name" the first time, "fn=(12)" after; cfn= lines name callees.
+    names, seen = {}, set()
+    for line in open(path, errors="replace"):
+        m = re.match(r"^c?fn=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+        if m:
+            if m.group(2):
+                names[m.group(1)] = m.group(2)
+            seen.add(names.get(m.group(1)))
+    return {name for name in seen if name in code}
+idle = executed(work + "/idle.cg")
+flight = executed(work + "/replay.cg") - idle
+with open(out, "w") as f:
+    f.write(f"# Symbol-ordering file for the daemon's release link, made by Scripts/link-order.sh on {commit}:\n")
+    f.write(f"# {len(idle)} functions run at start-up and idle, then {len(flight)} more that a replay runs.\n")
+    f.write("".join(name + "\n" for name in sorted(idle)))
+    f.write("".join(name + "\n" for name in sorted(flight)))
+print(f"link-order: {len(idle)} start-up and idle functions, {len(flight)} more in flight -> {out}")
+EOF
+# The ordering file is not a build input SwiftPM tracks: link again so the binary follows the new order.
+rm -f "$scratch/release/cockpitd"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product cockpitd
