@@ -33,7 +33,7 @@ final class RealGPSD {
     /// Starts gpsd and returns when it accepts connections (polled every 5 ms): that instant, or nil after 5 s.
     @discardableResult
     func start() -> MonotonicInstant? {
-        pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpitd-test-gpsd-\(gpsdPort).sock",
+        pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", controlSocketPath,
                                               "udp://127.0.0.1:\(udpPort)"])
         for _ in 0..<1_000 {
             if Self.accepts(port: gpsdPort) { return MonotonicClock.now() }
@@ -48,7 +48,10 @@ final class RealGPSD {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         pid = 0
+        unlink(controlSocketPath)   // gpsd leaves its control socket behind when it is stopped
     }
+
+    private var controlSocketPath: String { "/tmp/cockpitd-test-gpsd-\(gpsdPort).sock" }
 
     func send(_ sentence: String) {
         var address = sockaddr_in()
