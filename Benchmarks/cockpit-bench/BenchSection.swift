@@ -23,6 +23,8 @@ enum Bench {
     }()
     static let flight = root + "/Tests/Fixtures/flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"
     static let database = root + "/Data/airfields.sqlite"
+    /// This process's own group, by name: one glibc's `files` source answers (see `everyOutputArguments`).
+    static let filesGroup: String = getgrgid(getgid()).map { String(cString: $0.pointee.gr_name) } ?? "root"
     /// The directory holding this benchmark's binary, and so `cockpitd` and `cockpitctl` of the same build.
     static let binaries: String = {
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -62,11 +62,14 @@ func startupBenchmark() throws {
 }
 
 /// `cockpitd run` with the airfield database and every output on (GDL 90, FLARM NMEA, traffic send/receive, flight
-/// log, recording), no GPS or barometer hardware; `gpsd` to use a gpsd.
+/// log, recording), no GPS or barometer hardware; `gpsd` to use a gpsd. The control group is one /etc/group holds, as
+/// the package's `cockpit` group is on an installed system (systemd-sysusers writes it there): the default `cockpit`,
+/// absent on a bench machine, sends glibc on to nss_systemd, which maps libnss_systemd and libcap into the daemon
+/// (≈ 360 kB RSS) — a cost an installed daemon does not have.
 func everyOutputArguments(home: String, run: Int = 0, gpsd: String = "none") -> [String] {
     let base = 29_800 + run * 10
     return ["run", "--socket", home + "/cockpitd-\(run).sock", "--gpsd", gpsd, "--baro", "none", "--airfields", Bench.database,
             "--traffic-port", String(base), "--traffic-to", "127.0.0.1:\(base + 1)", "--gdl90-to", "127.0.0.1:\(base + 2)",
             "--gdl90-discovery-port", "0", "--flarm-port", String(base + 3), "--flight-log", home + "/flightlog-\(run).sqlite",
-            "--record", home + "/recording-\(run).jsonl", "--audio-device", "none"]
+            "--record", home + "/recording-\(run).jsonl", "--audio-device", "none", "--control-group", Bench.filesGroup]
 }
