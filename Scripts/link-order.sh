@@ -18,12 +18,13 @@ strip --strip-debug -o "$work/cockpitd" "$scratch/release/cockpitd"
 mkdir -p "$work/home/cache"
 home=$work/home
 
-# Start-up and idle: the configuration cockpit-bench memory measures (every output on, a fresh index cache, no GPS).
+# Start-up and idle: the configuration cockpit-bench memory measures (every output on, a fresh index cache, no GPS,
+# a control group from /etc/group as on an installed system).
 CACHE_DIRECTORY=$home/cache timeout -s TERM 25 valgrind --tool=callgrind --demangle=no --dump-instr=no \
     --callgrind-out-file="$work/idle.cg" "$work/cockpitd" run --socket "$home/c.sock" --gpsd none --baro none \
     --airfields Data/airfields.sqlite --traffic-port 29800 --traffic-to 127.0.0.1:29801 --gdl90-to 127.0.0.1:29802 \
     --gdl90-discovery-port 0 --flarm-port 29803 --flight-log "$home/flightlog.sqlite" --record "$home/recording.jsonl" \
-    --audio-device none > "$work/idle.log" 2>&1 || true
+    --audio-device none --control-group "$(id -gn)" > "$work/idle.log" 2>&1 || true
 grep -q "running" "$work/idle.log" || { cat "$work/idle.log" >&2; echo "link-order: the idle daemon did not start" >&2; exit 1; }
 
 # In flight: the bundled flight through the same core, airfield lookups on.
