@@ -18,10 +18,16 @@ strip --strip-debug -o "$work/cockpitd" "$scratch/release/cockpitd"
 mkdir -p "$work/home/cache"
 home=$work/home
 
-# Start-up and idle: the configuration cockpit-bench memory measures (every output on, a fresh index cache, no GPS,
-# a control group from /etc/group as on an installed system).
+# Start-up and idle: the configuration cockpit-bench memory measures (every output on, a fresh index cache, a control
+# group from /etc/group as on an installed system), connected to a gpsd whose receiver has no fix, as an installed
+# daemon waits on the ground (Debian's gpsd, which Scripts/setup.sh installs).
+[ -x /usr/sbin/gpsd ] || { echo "link-order: /usr/sbin/gpsd is not installed (bash Scripts/setup.sh)" >&2; exit 1; }
+/usr/sbin/gpsd -N -n -b -S 29951 -F "$home/gpsd.sock" udp://127.0.0.1:29950 > "$work/gpsd.log" 2>&1 &
+gpsd_pid=$!
+trap 'kill "$gpsd_pid" 2> /dev/null; rm -rf "$work"' EXIT
+sleep 0.5
 CACHE_DIRECTORY=$home/cache timeout -s TERM 25 valgrind --tool=callgrind --demangle=no --dump-instr=no \
-    --callgrind-out-file="$work/idle.cg" "$work/cockpitd" run --socket "$home/c.sock" --gpsd none --baro none \
+    --callgrind-out-file="$work/idle.cg" "$work/cockpitd" run --socket "$home/c.sock" --gpsd 127.0.0.1:29951 --baro none \
     --airfields Data/airfields.sqlite --traffic-port 29800 --traffic-to 127.0.0.1:29801 --gdl90-to 127.0.0.1:29802 \
     --gdl90-discovery-port 0 --flarm-port 29803 --flight-log "$home/flightlog.sqlite" --record "$home/recording.jsonl" \
     --audio-device none --control-group "$(id -gn)" > "$work/idle.log" 2>&1 || true
