@@ -32,6 +32,7 @@ CACHE_DIRECTORY=$home/cache timeout -s TERM 25 valgrind --tool=callgrind --deman
     --gdl90-discovery-port 0 --flarm-port 29803 --flight-log "$home/flightlog.sqlite" --record "$home/recording.jsonl" \
     --audio-device none --control-group "$(id -gn)" > "$work/idle.log" 2>&1 || true
 grep -q "running" "$work/idle.log" || { cat "$work/idle.log" >&2; echo "link-order: the idle daemon did not start" >&2; exit 1; }
+grep -q "gpsd connected" "$work/idle.log" || { cat "$work/idle.log" "$work/gpsd.log" >&2; echo "link-order: the idle daemon did not connect to gpsd" >&2; exit 1; }
 
 # In flight: the bundled flight through the same core, airfield lookups on.
 valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$work/replay.cg" "$work/cockpitd" \
