@@ -7,8 +7,10 @@ import Glibc
 /// against its reference, the libgps decode cost of one TPV line:
 /// - daemon CPU per fix at ~125 fixes/s (every thread's run time from /proc/PID/task/*/schedstat, in ns), per thread,
 ///   after a warm-up (the first airfield lookup builds the in-memory index: a one-off, not a per-fix cost);
-/// - beside it, the kernel's floor per line: a minimal second client of the same gpsd (`KernelFloorReader`: poll and
-///   read on one thread, nothing else), so the daemon's figure reads as floor + decode + the daemon's own work;
+/// - beside its first half, the kernel's floor per line: a minimal second client of the same gpsd (`KernelFloorReader`:
+///   poll and read on one thread, nothing else), so the daemon's figure reads as floor + decode + the daemon's own work;
+///   beside its second half, the same client decoding every line as it arrives with the daemon's decoder (libgps cold
+///   after each wake-up, as in the daemon): the least a libgps reader of gpsd costs per line here;
 /// - arrival → applied latency (p50/p99) as the daemon's status reports it (`daemon.gpsInputLatency`);
 /// - fix to traffic datagram on the wire, at 10 fixes/s (a real receiver's rate): a tcpdump capture on `lo` of gpsd's
 ///   TCP stream to the daemon and the traffic reports the daemon sends (`--traffic-to`, `--traffic-interval 0.2`);
@@ -54,29 +56,37 @@ func liveBenchmark() throws {
     feeder.feed(epochs[..<warmUp], perSecond: 50)
     usleep(1_500_000)
 
-    // The reference beside the fast phase only: during the paced one its wake-ups would compete with the daemon's.
-    let kernelFloor = KernelFloorReader(port: gpsdPort)
-    usleep(200_000)
-    let fixesBefore = fixesApplied(socketPath), floorBefore = kernelFloor?.sample()
+    // The references beside the fast phase only (during the paced one their wake-ups would compete with the
+    // daemon's): the kernel's floor beside its first half, the same client decoding every line beside its second.
+    let half = fastCount / 2
+    let fixesBefore = fixesApplied(socketPath)
     let before = ThreadTimes(pid: daemon), start = MonotonicClock.now()
-    feeder.feed(epochs[warmUp..<(warmUp + fastCount)], perSecond: 125)
+    let floor = referenceBeside(port: gpsdPort, decodes: false) { feeder.feed(epochs[warmUp..<(warmUp + half)], perSecond: 125) }
+    let middle = ThreadTimes(pid: daemon), fixesMiddle = fixesApplied(socketPath)
+    let decoding = referenceBeside(port: gpsdPort, decodes: true) { feeder.feed(epochs[(warmUp + half)..<(warmUp + fastCount)], perSecond: 125) }
     usleep(1_000_000)
-    let after = ThreadTimes(pid: daemon), seconds = MonotonicClock.now().seconds(since: start), floorAfter = kernelFloor?.sample()
-    kernelFloor?.stop()
+    let after = ThreadTimes(pid: daemon), seconds = MonotonicClock.now().seconds(since: start)
     let fixes = fixesApplied(socketPath) - fixesBefore
     let status = try? ControlClient(path: socketPath).request("status")["status"]
     let cpu = Double(after.total - before.total), perFix = cpu / Double(max(1, fixes))
     let idleShare = idleNanosecondsPerSecond * seconds / Double(max(1, fixes))
     print("live gpsd → cockpitd (real gpsd, RMC+GGA over UDP, \(fixes) fixes at \(Int(Double(fixes) / (seconds - 1))) fixes/s; load \(Bench.loadAverage())):")
-    print("  daemon CPU per fix: \(format1(perFix / 1000)) µs (all threads; \(format1((perFix - idleShare) / 1000)) µs without the idle \(format1(idleNanosecondsPerSecond / 1e6)) ms/s), goal ≤ \(format1(liveGoalNanosecondsPerFix / 1000)) µs — reference: libgps decode of one TPV line \(format1(reference / 1000)) µs; ratio \(format1(perFix / reference))")
-    if let floorBefore, let floorAfter, floorAfter.lines > floorBefore.lines {
-        let floorPerLine = Double(floorAfter.nanoseconds - floorBefore.nanoseconds) / Double(floorAfter.lines - floorBefore.lines)
-        print("  reference: the kernel's floor per line here, a minimal client of the same gpsd (poll + read on one thread, nothing else): \(format1(floorPerLine / 1000)) µs over \(floorAfter.lines - floorBefore.lines) lines; floor + decode \(format1((floorPerLine + reference) / 1000)) µs, the daemon \(format1((perFix - floorPerLine - reference) / 1000)) µs above it")
-        if floorPerLine + reference >= liveGoalNanosecondsPerFix {
+    print("  daemon CPU per fix: \(format1(perFix / 1000)) µs (all threads; \(format1((perFix - idleShare) / 1000)) µs without the idle \(format1(idleNanosecondsPerSecond / 1e6)) ms/s), goal ≤ \(format1(liveGoalNanosecondsPerFix / 1000)) µs — reference: libgps decode of one TPV line, warm (20,000 in a row) \(format1(reference / 1000)) µs; ratio \(format1(perFix / reference))")
+    let firstHalf = Double(middle.total - before.total) / Double(max(1, fixesMiddle - fixesBefore))
+    let secondHalf = Double(after.total - middle.total) / Double(max(1, fixes - (fixesMiddle - fixesBefore)))
+    if let floor {
+        print("  reference: the kernel's floor per line here, a minimal client of the same gpsd (poll + read on one thread, nothing else), beside the first half: \(format1(floor.perLine / 1000)) µs over \(floor.lines) lines; floor + decode \(format1((floor.perLine + reference) / 1000)) µs; the daemon in that half \(format1(firstHalf / 1000)) µs per fix, \(format1((firstHalf - floor.perLine - reference) / 1000)) µs above floor + decode")
+        if floor.perLine + reference >= liveGoalNanosecondsPerFix {
             print("  the goal is at or below floor + decode on this machine now: no reader of gpsd that decodes with libgps can meet it here")
         }
     } else {
         print("  reference: kernel floor not measured (the second client of gpsd read no lines)")
+    }
+    if let decoding {
+        print("  reference: the same client decoding every line as it arrives (the daemon's GPSDReportDecoder: String, scanner, gps_unpack, cold after each wake-up), beside the second half: \(format1(decoding.perLine / 1000)) µs per line over \(decoding.lines) lines (\(decoding.fixes) fixes); the daemon in that half \(format1(secondHalf / 1000)) µs per fix, \(format1((secondHalf - decoding.perLine) / 1000)) µs above it")
+        if decoding.perLine >= liveGoalNanosecondsPerFix {
+            print("  a minimal libgps reader alone is at or above the goal on this machine now")
+        }
     }
     print("  per thread: " + after.perThread(since: before).map { "\($0.name) \(format1($0.nanoseconds / Double(max(1, fixes)) / 1000)) µs" }.joined(separator: ", "))
     if let latency = status?["daemon"]?["gpsInputLatency"] {
@@ -110,6 +120,19 @@ func liveBenchmark() throws {
     let sorted = latencies.microseconds.sorted()
     print("  fix → traffic datagram on the wire (TPV segment from gpsd → UDP report, tcpdump on lo, 10 fixes/s): p50 \(format1(Bench.percentiles(sorted).median)) µs, p99 \(format1(Bench.percentiles(sorted).p99)) µs, max \(format1(sorted.last!)) µs over \(sorted.count) reports (\(latencies.unpaired) unpaired); load \(Bench.loadAverage())")
     _ = sink.drain()
+}
+
+/// Runs `phase` with a reference client of gpsd beside it (`KernelFloorReader`); its run time per line, if it read any.
+func referenceBeside(port: UInt16, decodes: Bool, _ phase: () -> Void) -> (perLine: Double, lines: Int, fixes: Int)? {
+    let reader = KernelFloorReader(port: port, decodes: decodes)
+    usleep(200_000)
+    let before = reader?.sample()
+    phase()
+    usleep(500_000)
+    let after = reader?.sample()
+    reader?.stop()
+    guard let reader, let before, let after, after.lines > before.lines else { return nil }
+    return (Double(after.nanoseconds - before.nanoseconds) / Double(after.lines - before.lines), after.lines - before.lines, reader.fixes)
 }
 
 /// Issue 18's goal for the daemon's CPU per fix (all threads), in ns.
