@@ -81,7 +81,7 @@ enum SummaryText {
     static func transitionLines(_ summary: JSONObject, _ key: String) -> String {
         guard let list = summary[key]?.arrayValue else { return "—" }
         guard !list.isEmpty else { return "none" }
-        return list.map { item in
+        return "\(list.count)" + list.map { item in
             var line = "\n                    \(item["utc"]?.stringValue ?? "time unknown")"
             if let latitude = item["latitudeDegrees"]?.doubleValue, let longitude = item["longitudeDegrees"]?.doubleValue {
                 line += "  " + Coordinates.text(latitude: latitude, longitude: longitude)

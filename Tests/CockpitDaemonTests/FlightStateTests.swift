@@ -98,6 +98,28 @@ struct FlightStateTests {
         #expect(early.flight.phase == .landingRoll && early.flight.isAirborne)
     }
 
+    /// missing_lcu_lseeyou_lines ends 43 s after its touchdown at Garray (16:46:27; last fix 16:47:10), inside the
+    /// touch-and-go minute: the landing comes from the end of the data, and it names the airfield as a landing
+    /// confirmed on the ground would. OurAirports (shared/data/ourairports/airports.csv) has LEGY, Garray Airfield,
+    /// at 41.820004°N 2.476387°W; the distance is worked out here by haversine, not by the daemon's index.
+    @Test func landingCutShortByTheEndOfTheDataNamesTheAirfield() throws {
+        var options = ReplayOptions(path: Fixtures.path("flights/opensoar__missing_lcu_lseeyou_lines.igc"), speed: .infinity)
+        options.settings[FlightSettings.self].profile = .glider
+        options.settings[FlightSettings.self].profileGiven = true
+        options.settings[AirfieldSettings.self].path = Fixtures.directory + "/../../Data/airfields.sqlite"
+        let summary = try ReplayRunner.run(options, logger: quietLogger).summary
+        let landing = try #require(summary["landings"]?.arrayValue?.first)
+        let latitude = try #require(landing["latitudeDegrees"]?.doubleValue)
+        let longitude = try #require(landing["longitudeDegrees"]?.doubleValue)
+        let radians = Double.pi / 180
+        let dLat = (latitude - 41.820004) * radians, dLon = (longitude - -2.476387) * radians
+        let a = pow(sin(dLat / 2), 2) + cos(latitude * radians) * cos(41.820004 * radians) * pow(sin(dLon / 2), 2)
+        let nauticalMiles = 2 * asin(sqrt(a)) * 6_371_008.8 / 1852
+        #expect(nauticalMiles < 1, "landing \(nauticalMiles) nm from LEGY")
+        #expect(landing["nearestAirfield"] == .string("LEGY"))
+        #expect(summary["takeoffs"]?.arrayValue?.first?["nearestAirfield"] == .string("LEGY"))
+    }
+
     @Test func poweredUpInFlightStartsAirborneWithoutATakeoff() {
         var engine = Engine()
         for second in 0..<20 {

@@ -52,6 +52,8 @@ public struct FlightState: Sendable, Equatable {
     public private(set) var heightSource = HeightAboveGround.Source.none
     public private(set) var heightAboveGroundFeet: Double?
     public private(set) var gaps = FlightGaps()
+    /// The airfield within 5 nm of the last fix, if any: where a landing cut short by the end of the data was.
+    private var lastNearestAirfield: String?
 
     /// Where and when a condition began.
     struct Mark: Sendable, Equatable {
@@ -148,6 +150,7 @@ public struct FlightState: Sendable, Equatable {
                          profile: FlightProfile, effects: inout [Effect]) {
         gpsLost = false
         fixes += 1
+        lastNearestAirfield = nearestAirfield
         self.heightAboveGroundFeet = heightAboveGroundFeet
         self.heightSource = heightSource
         // An unknown ground speed is no evidence either way (never taken for 0 kt).
@@ -257,7 +260,7 @@ public struct FlightState: Sendable, Equatable {
         landingSince = nil
         phase = .onGround
         let place = still.map(landingPlace(still:)) ?? settled
-        var landing = transition(.landing, at: place?.start ?? began, after: place?.afterGap, nearestAirfield: nil)
+        var landing = transition(.landing, at: place?.start ?? began, after: place?.afterGap, nearestAirfield: lastNearestAirfield)
         landing.estimateMethod = landing.estimateMethod ?? "data ended during the landing roll"
         record(landing, effects: &effects)
     }
