@@ -109,6 +109,11 @@ struct FlightStateTests {
         options.settings[AirfieldSettings.self].path = Fixtures.directory + "/../../Data/airfields.sqlite"
         let summary = try ReplayRunner.run(options, logger: quietLogger).summary
         let landing = try #require(summary["landings"]?.arrayValue?.first)
+        // A landing confirmed on the ground is placed at least a minute (stopped) before the last fix; this one is
+        // later than that, so it is the end of the data that landed it.
+        let landed = try #require(landing["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601))
+        let lastFix = try #require(summary["lastFixUTC"]?.stringValue.flatMap(UTCInstant.parseISO8601))
+        #expect(lastFix.seconds(since: landed) < 60, "landing \(landed), last fix \(lastFix)")
         let latitude = try #require(landing["latitudeDegrees"]?.doubleValue)
         let longitude = try #require(landing["longitudeDegrees"]?.doubleValue)
         let radians = Double.pi / 180
