@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import CockpitCore
 import CockpitDaemon
@@ -7,11 +8,12 @@ import CockpitIO
 /// GPS fixes in a window (the barometer keeps running, as a cabin sensor would through a GPS dropout). At `observeAt`
 /// (seconds since the log's midnight) the status is taken, after the heartbeats due by then.
 func replayEdited(_ log: IGCLog, profile: FlightProfile.Kind, dropFixes: ClosedRange<Int>? = nil,
-                  observeAt: Int? = nil) throws -> (summary: JSONObject, observed: JSONObject?, final: JSONObject) {
+                  observeAt: Int? = nil, airfields: String? = nil) throws -> (summary: JSONObject, observed: JSONObject?, final: JSONObject) {
     let source = IGCSource(flight: try IGCParser.parse(log.bytes))
     var configuration = source.coreConfiguration
     configuration.flightProfile = .profile(profile)
     let runner = CoreRunner(configuration: configuration, decoder: InputDecoder(), logger: quietLogger)
+    runner.airfields = airfields.map { AirfieldService(path: $0) }
     runner.publishesSnapshots = false
     let first = log.records[0].seconds
     func instant(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(seconds: Double(seconds - first)) }
@@ -190,5 +192,29 @@ struct FlightGapTests {
         #expect(takeoffs[0].json["estimated"] == .bool(true))
         #expect(abs(takeoffs[0].utc.seconds(since: FlightStateTests.instant(flight.date, flight.takeoff))) <= 60, "\(takeoffs[0].utc)")
         #expect(transitions(run.summary, "landings").count == 1)
+    }
+
+    /// A launch inside a gap: the takeoff is placed at the last fix before the gap, and so is the airfield it names —
+    /// not the one near where the fixes came back. strepla launched from Anspach/Taunus (EDFA; OurAirports: 50.288334°N
+    /// 8.533889°E); after 10 or 15 minutes without fixes it is near Riedelbach (DE-0162), which a takeoff 6 nm from
+    /// there used to be named after.
+    @Test(arguments: [60, 300, 600, 900])
+    func aTakeoffInsideAGapNamesTheAirfieldItLeft(_ seconds: Int) throws {
+        let flight = FlightStateTests.flights.first { $0.file == "opensoar__aat_strepla.igc" }!
+        let log = try IGCLog(fixture: flight.file)
+        let start = log.records[log.index(at: IGCLog.seconds(flight.takeoff) - 15)].seconds
+        let run = try replayEdited(log.cutting(from: start, seconds: seconds), profile: .glider,
+                                   airfields: Fixtures.directory + "/../../Data/airfields.sqlite")
+        let takeoffs = transitions(run.summary, "takeoffs")
+        try #require(takeoffs.count == 1)
+        #expect(takeoffs[0].json["estimated"] == .bool(true))
+        let latitude = try #require(takeoffs[0].json["latitudeDegrees"]?.doubleValue)
+        let longitude = try #require(takeoffs[0].json["longitudeDegrees"]?.doubleValue)
+        let radians = Double.pi / 180
+        let dLat = (latitude - 50.288334) * radians, dLon = (longitude - 8.533889) * radians
+        let a = pow(sin(dLat / 2), 2) + cos(latitude * radians) * cos(50.288334 * radians) * pow(sin(dLon / 2), 2)
+        let nauticalMiles = 2 * asin(sqrt(a)) * 6_371_008.8 / 1852
+        #expect(nauticalMiles < 1, "takeoff placed \(nauticalMiles) nm from EDFA")
+        #expect(takeoffs[0].json["nearestAirfield"] == .string("EDFA"), "\(seconds) s gap: \(JSONWriter.string(takeoffs[0].json))")
     }
 }

@@ -52,8 +52,6 @@ public struct FlightState: Sendable, Equatable {
     public private(set) var heightSource = HeightAboveGround.Source.none
     public private(set) var heightAboveGroundFeet: Double?
     public private(set) var gaps = FlightGaps()
-    /// The airfield within 5 nm of the last fix, if any: where a landing cut short by the end of the data was.
-    private var lastNearestAirfield: String?
 
     /// Where and when a condition began.
     struct Mark: Sendable, Equatable {
@@ -76,6 +74,8 @@ public struct FlightState: Sendable, Equatable {
         var speedKnots: Double?
         var verticalFeetPerMinute: Double?
         var heightAboveGroundFeet: Double?
+        /// The airfield within 5 nm, if any.
+        var nearestAirfield: String?
     }
 
     /// Fixes in a row below a speed with the altitude inside the still band.
@@ -150,7 +150,6 @@ public struct FlightState: Sendable, Equatable {
                          profile: FlightProfile, effects: inout [Effect]) {
         gpsLost = false
         fixes += 1
-        lastNearestAirfield = nearestAirfield
         self.heightAboveGroundFeet = heightAboveGroundFeet
         self.heightSource = heightSource
         // An unknown ground speed is no evidence either way (never taken for 0 kt).
@@ -159,7 +158,8 @@ public struct FlightState: Sendable, Equatable {
         let here = Mark(time: now, utc: fix.utc, latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees)
         let gpsFeet = (fix.altitudeMSLMeters ?? fix.altitudeHAEMeters).map(UnitConversions.feet(fromMeters:))
         let sample = Sample(mark: here, gpsAltitudeFeet: gpsFeet, baroFeet: cabinAltitudeFeet, speedKnots: speed,
-                            verticalFeetPerMinute: vertical, heightAboveGroundFeet: heightAboveGroundFeet)
+                            verticalFeetPerMinute: vertical, heightAboveGroundFeet: heightAboveGroundFeet,
+                            nearestAirfield: nearestAirfield)
 
         // Fixes back after a gap: no condition spans it; the evidence after it decides.
         if let last = lastSample, phase != .unknown, now.seconds(since: last.mark.time) > gapAfterSeconds {
@@ -260,7 +260,7 @@ public struct FlightState: Sendable, Equatable {
         landingSince = nil
         phase = .onGround
         let place = still.map(landingPlace(still:)) ?? settled
-        var landing = transition(.landing, at: place?.start ?? began, after: place?.afterGap, nearestAirfield: lastNearestAirfield)
+        var landing = transition(.landing, at: place?.start ?? began, after: place?.afterGap, nearestAirfield: lastSample?.nearestAirfield)
         landing.estimateMethod = landing.estimateMethod ?? "data ended during the landing roll"
         record(landing, effects: &effects)
     }
@@ -293,9 +293,10 @@ public struct FlightState: Sendable, Equatable {
         }
         let (offset, method) = kind == .landing ? gap.landingOffsetSeconds() : gap.takeoffOffsetSeconds()
         result.utc = gap.startUTC.map { $0.adding(seconds: offset) } ?? mark.utc
-        if kind == .takeoff {
+        if kind == .takeoff {   // placed where it was before the gap, and named after the airfield there
             result.latitudeDegrees = gap.before.mark.latitude
             result.longitudeDegrees = gap.before.mark.longitude
+            result.nearestAirfield = gap.before.nearestAirfield
         }
         result.estimated = true
         result.earliestUTC = gap.startUTC
