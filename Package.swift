@@ -62,11 +62,11 @@ let package = Package(
         // The control protocol shared by the daemon and cockpitctl: envelope, version, error codes, request types.
         .target(name: "CockpitProtocol", dependencies: ["CockpitCore"], swiftSettings: strict),
 
-        // Adapters: gpsd, I2C, SQLite, files, sockets, logging, recording and replay sources.
+        // Adapters: SQLite, files, sockets, logging, recording and replay sources — what the relay server shares.
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CGPS", "CI2C", "CSQLite", "CALSA", "CGPIOD", "CSpawn",
+                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -75,11 +75,24 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The aircraft's devices: gpsd (libgps; its decoder is also the replay's), the BMP280 (I2C, IIO), ALSA and GPIO
+        // lines. Apart from CockpitIO so that the relay server links none of libgps, libi2c, libasound, libgpiod.
+        .target(
+            name: "CockpitDevices",
+            dependencies: [
+                "CockpitCore", "CockpitIO", "CGPS", "CI2C", "CALSA", "CGPIOD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Wiring: one runner that live mode and replay both drive.
         .target(
             name: "CockpitDaemon",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CockpitProtocol",
+                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "cockpitd",
             dependencies: [
-                "CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitProtocol", "CockpitClient",
+                "CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,7 +145,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cockpit-bench",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol"],
             path: "Benchmarks/cockpit-bench",
             swiftSettings: strict
         ),
@@ -142,7 +155,7 @@ let package = Package(
         .target(
             name: "CockpitFuzzTargets",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CockpitProtocol", "CockpitDaemon",
+                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -150,19 +163,19 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO"], swiftSettings: strict),
+        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO", "CockpitDevices"], swiftSettings: strict),
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
         // The radar's pure geometry and drawing (issue 20).
         .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore"], swiftSettings: strict),
         .testTarget(
             name: "CockpitIOTests",
-            dependencies: ["CockpitIO", "CockpitCore", "CockpitProtocol",
+            dependencies: ["CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol",
                            .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CockpitDaemonTests",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl"],
             swiftSettings: strict
         ),
         .testTarget(

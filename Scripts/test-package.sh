@@ -53,6 +53,14 @@ check "the rebuilt package's version $next_version is higher than $version" dpkg
 check "the package is named cockpitd_<version>_<arch>.deb" test "$(basename "$deb")" = "cockpitd_${version}_$(dpkg --print-architecture).deb"
 check "the package version is what cockpitd --version prints" test "$(.build-release-static/release/cockpitd --version)" = "cockpitd $version"
 
+# The relay server is not an aircraft: none of the device libraries (Package.swift: CockpitDevices) in its package.
+relay_deb=$(ls "$work"/v1/cockpit-relay_*.deb 2>/dev/null || true)
+if [ -n "$relay_deb" ]; then
+  relay_depends=$(dpkg-deb -f "$relay_deb" Depends)
+  check "cockpit-relay depends on none of libgps28, libasound2, libgpiod2, libi2c0 ($relay_depends)" \
+    bash -c '! grep -qE "libgps|libasound|libgpiod|libi2c" <<<"$1"' _ "$relay_depends"
+fi
+
 # The daemon's release link (Package.swift, daemonReleaseLink; docs/performance.md, "Idle memory").
 shipped=$work/shipped
 mkdir -p "$shipped" && dpkg-deb -x "$deb" "$shipped"

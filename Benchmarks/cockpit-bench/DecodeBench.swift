@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 
 /// `cockpit-bench decode`: one gpsd TPV line through libgps's gps_unpack, as live mode and replay do — the reference
 /// for the live path's CPU per fix.

@@ -1,6 +1,7 @@
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitDevices
 import Glibc
 import Logging
 

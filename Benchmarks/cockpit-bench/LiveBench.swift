@@ -1,6 +1,7 @@
 import CockpitClient
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 import Glibc
 
 /// `cockpit-bench live`: the live gpsd path of the real `cockpitd` binary with Debian's real gpsd (fed NMEA over UDP),

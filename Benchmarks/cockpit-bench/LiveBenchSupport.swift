@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 import Glibc
 import Synchronization
 

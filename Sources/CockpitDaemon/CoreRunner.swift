@@ -1,5 +1,6 @@
 public import CockpitCore
 public import CockpitIO
+public import CockpitDevices
 public import Logging
 
 /// Drives the pure core. Live mode and every replay format go through exactly this: raw input →

@@ -1,5 +1,6 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitDevices
 import CockpitProtocol
 public import Logging
 import NIOCore

@@ -1,6 +1,7 @@
 import Glibc
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 import CockpitDaemon
 import Logging
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 import Glibc
 
 enum BaroOptions {

@@ -5,6 +5,7 @@ import Testing
 import CockpitCore
 @testable import CockpitDaemon
 import CockpitIO
+import CockpitDevices
 
 /// A line driver that records every write with the scripted time, and plays back scripted button edges.
 final class RecordingLineDriver: GPIOLineDriver, Sendable {

@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitDevices
 
 @Suite("Cabin altitude from replayed flights")
 struct CabinAltitudeTests {

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 
 /// Distinct loopback ports for every gpsd a test process starts (suites run in parallel).
 let nextTestPort = Mutex<UInt16>(UInt16(21_000 + Int(getpid() % 900) * 40))

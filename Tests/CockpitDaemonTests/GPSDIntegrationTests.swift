@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitDevices
 
 func gpsStatus(_ socket: String) -> JSONValue? {
     guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return nil }

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
+@testable import CockpitDevices
 
 @Suite("BMP280 driver against a simulated chip")
 struct BMP280DriverTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import CockpitCore
 @testable import CockpitIO
+@testable import CockpitDevices
 
 /// The barometer adapter's thread against the simulated chip: what it hands to the core.
 @Suite("Barometer source", .serialized)

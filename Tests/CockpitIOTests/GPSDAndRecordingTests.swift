@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
+@testable import CockpitDevices
 
 @Suite("gpsd reports through libgps gps_unpack")
 struct GPSDReportDecoderTests {

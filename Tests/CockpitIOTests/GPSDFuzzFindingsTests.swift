@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 
 /// Found by the `gpsd-line` fuzz target (docs/fuzzing.md).
 @Suite("gpsd lines the fuzzer found")

@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitDevices
 import Dispatch
 import Glibc
 import Logging

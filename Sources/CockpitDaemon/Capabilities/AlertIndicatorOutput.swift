@@ -1,5 +1,6 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
+public import CockpitDevices
 import Glibc
 import Logging
 import Synchronization

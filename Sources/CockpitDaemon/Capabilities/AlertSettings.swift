@@ -1,5 +1,6 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
+public import CockpitDevices
 
 /// Alerts that reach the pilot (docs/alerts.md, Hardware/alerts.md): the voice into the intercom (espeak-ng clips
 /// played through ALSA), and an LED, a buzzer and an acknowledge button on GPIO.

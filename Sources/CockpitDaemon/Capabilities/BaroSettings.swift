@@ -1,5 +1,6 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
+public import CockpitDevices
 
 /// The cabin barometer (BMP280 on I2C, or the kernel's IIO driver).
 public struct BaroSettings: SettingsGroup {

@@ -1,5 +1,6 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
+public import CockpitDevices
 
 /// Where GPS comes from in the aircraft.
 public struct GPSSettings: SettingsGroup {

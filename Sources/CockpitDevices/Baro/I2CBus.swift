@@ -1,4 +1,5 @@
 import Glibc
+import CockpitIO
 
 /// An error from an I2C transfer, as the kernel reported it.
 public struct I2CError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Glibc
 public import CockpitCore
+import CockpitIO
 
 /// The BMP280 (and the pressure/temperature part of the BME280) on an I2C bus, per datasheet
 /// BST-BMP280-DS001. It only moves bytes: compensation happens in the decoder, from the raw ADC words,

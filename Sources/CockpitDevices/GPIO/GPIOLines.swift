@@ -1,5 +1,6 @@
 import CGPIOD
 import Glibc
+import CockpitIO
 
 /// The seam between the alert indicators and GPIO hardware: two output lines (LED, buzzer) and one input line with
 /// edge events (the acknowledge button). The libgpiod adapter drives a real chip; tests use a recording fake.

@@ -2,6 +2,7 @@ import CockpitCore
 import Glibc
 import NIOCore
 import NIOPosix
+import CockpitIO
 
 /// One connection to gpsd, read on the daemon's event loop: the socket libgps opened (after `?WATCH`) is handed to
 /// NIO, and every report line is delivered on the loop as it is framed — no thread hand-off, no wake-up of a second

@@ -1,4 +1,5 @@
 import Glibc
+import CockpitIO
 
 /// Spoken clips rendered offline by espeak-ng (Debian `espeak-ng`, no network) into WAV files cached on disk, one per
 /// clip word ("check oxygen", "two", "o'clock"), so a sentence with numbers is composed from clips and nothing is

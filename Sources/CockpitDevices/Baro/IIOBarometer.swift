@@ -1,4 +1,5 @@
 import Glibc
+import CockpitIO
 
 /// The kernel's bmp280 IIO driver (`dtoverlay=i2c-sensor,bmp280`): compensated values from sysfs.
 /// `in_pressure_input` is in kPa, `in_temp_input` in milli-degrees Celsius (drivers/iio/pressure/bmp280-core.c).

@@ -1,5 +1,6 @@
 import CALSA
 import Glibc
+import CockpitIO
 
 /// One playback stream on an ALSA PCM (libasound through the CALSA module map): mono S16_LE at the clips' rate,
 /// written in short periods so a cancel takes effect within ~50 ms. Opened per announcement, so a device that

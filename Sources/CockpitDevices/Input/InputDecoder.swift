@@ -1,4 +1,5 @@
 public import CockpitCore
+public import CockpitIO
 
 /// Turns raw inputs into core events. The same decoder serves live mode and every replay format:
 /// gpsd lines go through libgps's own parser, BMP280 ADC words through the datasheet compensation.

@@ -1,4 +1,5 @@
 import Glibc
+import CockpitIO
 
 /// Mono signed 16-bit samples at one rate: a rendered word, a tone, a composed sentence.
 public struct PCMClip: Sendable, Equatable {

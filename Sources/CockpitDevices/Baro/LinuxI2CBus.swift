@@ -1,5 +1,6 @@
 import CI2C
 import Glibc
+import CockpitIO
 
 /// `/dev/i2c-N` through libi2c's SMBus helpers (i2c-tools ≥ 4 return −errno on failure).
 public final class LinuxI2CBus: I2CBus {

@@ -1,6 +1,7 @@
 import CGPS
 import Glibc
 public import CockpitCore
+import CockpitIO
 
 /// Decodes one gpsd JSON report with libgps's own `gps_unpack`, in live mode and replay alike.
 /// Values libgps leaves unset (NaN, or a missing "set" bit) stay unknown — never zero.
