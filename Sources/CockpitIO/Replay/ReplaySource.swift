@@ -17,11 +17,18 @@ public protocol ReplaySource: AnyObject {
 public enum ReplaySourceError: Error, CustomStringConvertible {
     case unreadable(SystemError)
     case unrecognised(String)
+    /// Raw NMEA sentences (a receiver capture, a gpsd test log): what gpsd reads, not what it reports.
+    case rawNMEA(String)
     case invalid(String)
     public var description: String {
         switch self {
         case .unreadable(let error): "cannot read replay file: \(error)"
         case .unrecognised(let path): "\(path): not a cockpitd recording, gpspipe -w log or IGC file"
+        case .rawNMEA(let path):
+            "\(path): raw NMEA sentences (a receiver capture or a gpsd test log), not gpsd's reports. cockpitd replays what "
+                + "gpsd reports, decoded by libgps as in the aircraft, so let gpsd read it first: "
+                + "gpsfake -1 -p -q -r '?WATCH={\"json\":true}' \(path) > \(path).jsonl (Debian package gpsd-clients), "
+                + "then replay the .jsonl"
         case .invalid(let reason): reason
         }
     }
@@ -48,6 +55,14 @@ public enum ReplaySources {
             guard IGCParser.looksLikeIGC(bytes) else { throw .unrecognised(path) }
             do { return IGCSource(flight: try IGCParser.parse(bytes)) } catch { throw .invalid(error.description) }
         }
+        // gpspipe logs and gpsd's test logs may both open with comments: the first line with content decides.
+        var content: String? = firstText
+        var looked = 0
+        while let text = content, text.isEmpty || text.hasPrefix("#"), looked < 1_000 {
+            looked += 1
+            do { content = try reader.next()?.text } catch { throw .unreadable(error) }
+        }
+        if let content, content.hasPrefix("$") || content.hasPrefix("!") { throw .rawNMEA(path) }
         if firstText.contains("{\"class\"") || firstText.hasPrefix("#") || firstText.isEmpty {
             do { return GpspipeSource(reader: try LineReader(path: path)) } catch { throw .unreadable(error) }
         }
