@@ -119,7 +119,10 @@ enum SummaryText {
             default: return JSONWriter.string(v)
             }
         }
-        let span = summary["flightTimeSpanSeconds"]?.doubleValue.map(Durations.hoursMinutesSeconds) ?? "—"
+        var span = summary["flightTimeSpanSeconds"]?.doubleValue.map(Durations.hoursMinutesSeconds) ?? "—"
+        if let steps = summary["fixUTCStepsBackwards"]?.int64Value, steps > 0 {
+            span += " (the fixes' UTC went backwards \(steps == 1 ? "once" : "\(steps) times"): a receiver clock jump or spliced logs)"
+        }
         return """
             Replay of \(value("source")) (\(value("format")))
               events            \(value("events"))  (GPS reports \(value("gpsReports")), fixes \(value("gpsFixes")), \

@@ -70,6 +70,29 @@ struct ReplayTests {
         #expect(result.summary["lastFixUTC"]?.stringValue == "2018-08-20T09:50:04Z")
     }
 
+    /// The recorded gpspipe log runs 09:47:37–09:50:04 UTC. The same log with its halves swapped (two logs spliced in
+    /// the wrong order) has no single time span: the summary says the fixes' UTC went backwards, once, instead of
+    /// printing a negative span.
+    @Test func fixTimesGoingBackwardsAreCountedNotANegativeSpan() throws {
+        let fixture = Fixtures.path("flights/gpsd-3.22__bundg_zeus_9.gpspipe.jsonl")
+        let whole = try ReplayRunner.run(ReplayOptions(path: fixture, speed: .infinity), logger: quietLogger).summary
+        #expect(whole["fixUTCStepsBackwards"]?.int64Value == 0)
+        #expect(abs((whole["flightTimeSpanSeconds"]?.doubleValue ?? 0) - 147) < 1)
+        let lines = String(decoding: try LineReader.readAll(path: fixture), as: UTF8.self).split(whereSeparator: \.isNewline)   // gpsd ends lines with CR LF
+        let spliced = temporaryPath(".jsonl")
+        defer { unlink(spliced) }
+        let text = (lines[(lines.count / 2)...] + lines[..<(lines.count / 2)]).joined(separator: "\n") + "\n"
+        let fd = open(spliced, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let summary = try ReplayRunner.run(ReplayOptions(path: spliced, speed: .infinity), logger: quietLogger).summary
+        #expect(summary["gpsFixes"]?.int64Value == 2484)
+        #expect(summary["fixUTCStepsBackwards"]?.int64Value == 1)
+        #expect(summary["flightTimeSpanSeconds"] == .null)
+        let printed = runProcess(Binaries.cockpitd, ["replay", spliced])
+        #expect(printed.stdout.contains("time span         — (the fixes' UTC went backwards once"), "\(printed.stdout)")
+    }
+
     @Test func unreadableFilesFailClearly() {
         let missing = runProcess(Binaries.cockpitd, ["replay", "/nonexistent.igc"])
         #expect(missing.status == 1)

@@ -11,6 +11,9 @@ public struct ReplaySummary: Sendable {
     public private(set) var otherEvents = 0
     public private(set) var firstFixUTC: UTCInstant?
     public private(set) var lastFixUTC: UTCInstant?
+    /// Fixes whose UTC was earlier than the fix before (a receiver clock jump, logs spliced together): then the data
+    /// has no single time span.
+    public private(set) var fixUTCStepsBackwards = 0
     public private(set) var maxAltitudeMSLFeet: Double?
     public private(set) var maxAltitudeHAEFeet: Double?
     public private(set) var maxCabinAltitudeFeet: Double?
@@ -63,6 +66,7 @@ public struct ReplaySummary: Sendable {
                 gpsFixes += 1
                 if let utc = fix.utc {
                     if firstFixUTC == nil { firstFixUTC = utc }
+                    if let last = lastFixUTC, utc < last { fixUTCStepsBackwards += 1 }
                     lastFixUTC = utc
                 }
                 if let msl = fix.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:)) {
@@ -92,8 +96,9 @@ public struct ReplaySummary: Sendable {
         inputEvents += 1
     }
 
+    /// Last fix − first fix; unknown (nil) when the fixes' UTC ever went backwards.
     public var flightTimeSpanSeconds: Double? {
-        guard let first = firstFixUTC, let last = lastFixUTC else { return nil }
+        guard let first = firstFixUTC, let last = lastFixUTC, fixUTCStepsBackwards == 0 else { return nil }
         return last.seconds(since: first)
     }
 
@@ -112,6 +117,7 @@ public struct ReplaySummary: Sendable {
             "firstFixUTC": .optional(firstFixUTC),
             "lastFixUTC": .optional(lastFixUTC),
             "flightTimeSpanSeconds": .number(flightTimeSpanSeconds, decimals: 3),
+            "fixUTCStepsBackwards": .integer(Int64(fixUTCStepsBackwards)),
             "maxGpsAltitudeMSLFeet": .number(maxAltitudeMSLFeet, decimals: 0),
             "maxGpsAltitudeHAEFeet": .number(maxAltitudeHAEFeet, decimals: 0),
             "maxCabinAltitudeFeet": .number(maxCabinAltitudeFeet, decimals: 0),
