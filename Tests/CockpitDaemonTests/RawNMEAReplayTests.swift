@@ -9,7 +9,7 @@ import CockpitCore
 struct RawNMEAReplayTests {
     @Test(arguments: ["gpsd__bt451.log", "gpsd__bundg_zeus_9.log", "gpsd__haicom-305N.log", "gpsd__myguide-3100.log"])
     func refusedWithARecipeThatWorks(_ file: String) throws {
-        let copy = temporaryPath(".log")
+        let copy = temporaryPath(" it's a capture.log")   // a name a shell would split and misquote: the command quotes it
         defer { unlink(copy); unlink(copy + ".jsonl") }
         #expect(runProcess("/bin/cp", [Fixtures.path("flights/" + file), copy]).status == 0)
         let refused = runProcess(Binaries.cockpitd, ["replay", copy])

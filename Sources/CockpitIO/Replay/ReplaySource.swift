@@ -27,10 +27,20 @@ public enum ReplaySourceError: Error, CustomStringConvertible {
         case .rawNMEA(let path):
             "\(path): raw NMEA sentences (a receiver capture or a gpsd test log), not gpsd's reports. cockpitd replays what "
                 + "gpsd reports, decoded by libgps as in the aircraft, so let gpsd read it first: "
-                + "gpsfake -1 -p -q -r '?WATCH={\"json\":true}' \(path) > \(path).jsonl (Debian package gpsd-clients), "
-                + "then replay the .jsonl"
+                + "gpsfake -1 -p -q -r '?WATCH={\"json\":true}' \(Self.shellWord(path)) > \(Self.shellWord(path + ".jsonl")) "
+                + "(Debian package gpsd-clients), then replay the .jsonl"
         case .invalid(let reason): reason
         }
+    }
+
+    /// `path` as one word for a POSIX shell, so the printed command can be pasted as it is: plain when it holds only
+    /// characters no shell treats specially, else in single quotes (a quote inside written as '\'').
+    static func shellWord(_ path: String) -> String {
+        let plain = !path.isEmpty && path.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }
 
