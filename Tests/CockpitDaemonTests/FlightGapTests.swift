@@ -1,4 +1,3 @@
-import Glibc
 import Testing
 import CockpitCore
 import CockpitDaemon
@@ -211,10 +210,7 @@ struct FlightGapTests {
         #expect(takeoffs[0].json["estimated"] == .bool(true))
         let latitude = try #require(takeoffs[0].json["latitudeDegrees"]?.doubleValue)
         let longitude = try #require(takeoffs[0].json["longitudeDegrees"]?.doubleValue)
-        let radians = Double.pi / 180
-        let dLat = (latitude - 50.288334) * radians, dLon = (longitude - 8.533889) * radians
-        let a = pow(sin(dLat / 2), 2) + cos(latitude * radians) * cos(50.288334 * radians) * pow(sin(dLon / 2), 2)
-        let nauticalMiles = 2 * asin(sqrt(a)) * 6_371_008.8 / 1852
+        let nauticalMiles = haversineNauticalMiles(latitude, longitude, 50.288334, 8.533889)
         #expect(nauticalMiles < 1, "takeoff placed \(nauticalMiles) nm from EDFA")
         #expect(takeoffs[0].json["nearestAirfield"] == .string("EDFA"), "\(seconds) s gap: \(JSONWriter.string(takeoffs[0].json))")
     }

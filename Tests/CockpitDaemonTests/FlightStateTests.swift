@@ -116,10 +116,7 @@ struct FlightStateTests {
         #expect(lastFix.seconds(since: landed) < 60, "landing \(landed), last fix \(lastFix)")
         let latitude = try #require(landing["latitudeDegrees"]?.doubleValue)
         let longitude = try #require(landing["longitudeDegrees"]?.doubleValue)
-        let radians = Double.pi / 180
-        let dLat = (latitude - 41.820004) * radians, dLon = (longitude - -2.476387) * radians
-        let a = pow(sin(dLat / 2), 2) + cos(latitude * radians) * cos(41.820004 * radians) * pow(sin(dLon / 2), 2)
-        let nauticalMiles = 2 * asin(sqrt(a)) * 6_371_008.8 / 1852
+        let nauticalMiles = haversineNauticalMiles(latitude, longitude, 41.820004, -2.476387)
         #expect(nauticalMiles < 1, "landing \(nauticalMiles) nm from LEGY")
         #expect(landing["nearestAirfield"] == .string("LEGY"))
         #expect(summary["takeoffs"]?.arrayValue?.first?["nearestAirfield"] == .string("LEGY"))

@@ -133,3 +133,13 @@ let quietLogger: Logger = {
 func temporaryPath(_ suffix: String) -> String {
     "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
 }
+
+/// Great-circle distance by the haversine on a sphere of the mean Earth radius (6,371,008.8 m), in nautical miles:
+/// written here for the tests, independent of the daemon's geodesy, to place a transition against an airfield's
+/// published position.
+func haversineNauticalMiles(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    let radians = Double.pi / 180
+    let dLat = (latitude2 - latitude1) * radians, dLon = (longitude2 - longitude1) * radians
+    let a = pow(sin(dLat / 2), 2) + cos(latitude1 * radians) * cos(latitude2 * radians) * pow(sin(dLon / 2), 2)
+    return 2 * asin(sqrt(a)) * 6_371_008.8 / 1852
+}
