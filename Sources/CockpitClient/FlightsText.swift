@@ -6,13 +6,21 @@ public enum FlightsText {
         let list = flights.arrayValue ?? []
         guard !list.isEmpty else { return "No flights in the log." }
         var lines = ["  id  takeoff (UTC)         from    landing (UTC)         to      max GPS ft  >10k min  alerts  end"]
+        var ellipsoid = false
         for flight in list {
             let id = flight["id"]?.int64Value.map(String.init) ?? "?"
             let takeoff = flight["takeoff"]?["utc"]?.stringValue ?? "?"
             let landing = flight["landing"]?["utc"]?.stringValue ?? "(in flight)"
             let from = flight["takeoff"]?["nearestAirfield"]?.stringValue ?? "-"
             let to = flight["landing"]?["nearestAirfield"]?.stringValue ?? "-"
-            let maximum = flight["maximumGPSAltitudeFeet"]?.doubleValue.map { String(Int($0.rounded())) } ?? "-"
+            // MSL; a flight whose fixes had only ellipsoid heights (an IGC file that declares them) shows that, marked.
+            var maximum = "-"
+            if let feet = flight["maximumGPSAltitudeMSLFeet"]?.doubleValue {
+                maximum = String(Int(feet.rounded())) + "    "
+            } else if let feet = flight["maximumGPSAltitudeHAEFeet"]?.doubleValue {
+                maximum = String(Int(feet.rounded())) + " ell"
+                ellipsoid = true
+            }
             let above = flight["secondsAbove10000Feet"]?.doubleValue.map { String(Int(($0 / 60).rounded())) } ?? "0"
             let alerts = flight["alerts"]?.int64Value.map(String.init) ?? "0"
             var end = flight["end"]?.stringValue ?? "open"
@@ -20,6 +28,9 @@ public enum FlightsText {
             lines.append(pad(id, 4, right: true) + "  " + pad(takeoff, 20) + "  " + pad(from, 6) + "  " + pad(landing, 20) + "  "
                          + pad(to, 6) + "  " + pad(maximum, 10, right: true) + "  " + pad(above, 8, right: true) + "  "
                          + pad(alerts, 6, right: true) + "  " + end)
+        }
+        if ellipsoid {
+            lines.append("max GPS ft: above mean sea level; \"ell\": above the WGS-84 ellipsoid (the fixes had no MSL altitude)")
         }
         return lines.joined(separator: "\n")
     }

@@ -34,16 +34,21 @@ public enum HistoryGraph {
     public static let labelWidth = 9
 
     /// The answer of a `history` request, drawn.
+    /// The GPS altitudes are in the answer's one datum (`gpsDatum`: MSL, or the ellipsoid for a log that had only
+    /// ellipsoid heights), which the legend names.
     public static func render(_ history: JSONValue, width: Int = 80, height: Int = 16, unicode: Bool) -> String {
+        let datum = history["gpsDatum"]?.stringValue.flatMap(GPSAltitudeDatum.init(rawValue:))
+        let part = datum == .ellipsoid ? "HAE" : "MSL"
         let points = (history["points"]?.arrayValue ?? []).compactMap { point -> Point? in
             guard let utc = point["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601) else { return nil }
-            return Point(utc: utc, gpsAltitudeFeet: point["gpsMaximumFeet"]?.doubleValue ?? point["gpsAltitudeFeet"]?.doubleValue,
+            return Point(utc: utc, gpsAltitudeFeet: point["gpsMaximum\(part)Feet"]?.doubleValue ?? point["gpsAltitude\(part)Feet"]?.doubleValue,
                          cabinAltitudeFeet: point["cabinMaximumFeet"]?.doubleValue ?? point["cabinAltitudeFeet"]?.doubleValue)
         }
         var extra: [Point] = []
         for point in history["points"]?.arrayValue ?? [] {   // a minute's lowest point too, so its whole range is drawn
-            guard let low = point["gpsMinimumFeet"]?.doubleValue, let utc = point["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601) else { continue }
-            extra.append(Point(utc: utc, gpsAltitudeFeet: low, cabinAltitudeFeet: point["cabinMinimumFeet"]?.doubleValue))
+            guard let utc = point["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601) else { continue }
+            let gps = point["gpsMinimum\(part)Feet"]?.doubleValue, cabin = point["cabinMinimumFeet"]?.doubleValue
+            if gps != nil || cabin != nil { extra.append(Point(utc: utc, gpsAltitudeFeet: gps, cabinAltitudeFeet: cabin)) }
         }
         let marks = (history["marks"]?.arrayValue ?? []).compactMap { mark -> Mark? in
             guard let utc = mark["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601) else { return nil }
@@ -51,11 +56,11 @@ public enum HistoryGraph {
         }
         let per = history["per"]?.stringValue ?? "second"
         return render(points: points + extra, marks: marks, width: width, height: height, unicode: unicode,
-                      title: "Altitude, per \(per) (UTC)")
+                      title: "Altitude, per \(per) (UTC)", gpsDatum: datum ?? .msl)
     }
 
     public static func render(points: [Point], marks: [Mark], width: Int = 80, height: Int = 16, unicode: Bool,
-                              title: String = "Altitude (UTC)") -> String {
+                              title: String = "Altitude (UTC)", gpsDatum: GPSAltitudeDatum = .msl) -> String {
         let glyphs = unicode ? Glyphs.unicode : Glyphs.ascii
         let values = points.flatMap { [$0.gpsAltitudeFeet, $0.cabinAltitudeFeet].compactMap { $0 } }
         guard let first = points.map(\.utc).min(), let last = points.map(\.utc).max(), let low = values.min(), var high = values.max() else {
@@ -105,8 +110,9 @@ public enum HistoryGraph {
         let start = first.civil.timeOfDay, end = last.civil.timeOfDay
         lines.append(String(repeating: " ", count: labelWidth + 1) + start
                      + String(repeating: " ", count: max(1, columns - start.count - end.count)) + end)
-        lines.append("\(glyphs.gps) GPS  \(glyphs.cabin) cabin  \(glyphs.both) both  \(glyphs.line) 10,000 ft  T takeoff  L landing"
-                     + (lineRow == nil ? " (10,000 ft off graph)" : ""))
+        // At most 79 columns with the longer datum name.
+        lines.append("\(glyphs.gps) GPS \(gpsDatum.label)  \(glyphs.cabin) cabin  \(glyphs.both) both  \(glyphs.line) 10,000 ft"
+                     + (lineRow == nil ? " (off graph)" : "") + "  T takeoff  L landing")
         return lines.joined(separator: "\n")
     }
 

@@ -2,7 +2,10 @@
 /// - IGC (FAI IGC technical specification, appendix A): B records with pressure altitude (the cabin's, ISA) and
 ///   GNSS altitude; `X` manufacturer code as for an unregistered logger; cockpitd replays it.
 /// - GPX 1.1 (topografix.com/GPX/1/1): one track, a point per sample with `ele` (metres MSL) and `time`.
-/// - KML 2.2 (OGC 07-147r2): an extruded LineString at absolute altitude, takeoff and landing placemarks.
+/// - KML 2.2 (OGC 07-147r2): an extruded LineString at absolute altitude (above sea level), takeoff and landing
+///   placemarks.
+/// GPX and KML have no field for the datum and mean sea level: a flight whose fixes had only ellipsoid heights (an
+/// IGC file that declares them) is written with those, and the file's description says so.
 public enum FlightExport {
     public enum Format: String, Sendable, CaseIterable {
         case igc, gpx, kml, svg
@@ -91,17 +94,28 @@ public enum FlightExport {
 
     // MARK: GPX and KML
 
+    /// What the file's description says about its altitudes.
+    static func altitudeNote(_ datum: GPSAltitudeDatum?) -> String {
+        switch datum {
+        case .msl: "GPS altitude above mean sea level"
+        case .ellipsoid: "GPS altitude above the WGS-84 ellipsoid, not mean sea level: the fixes had no MSL altitude"
+        case nil: "no GPS altitude"
+        }
+    }
+
     public static func gpx(flight: FlightLogFlight, samples: [FlightLogSample], software: String) -> String {
+        let datum = FlightLogSample.gpsDatum(of: samples)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<gpx version="1.1" creator="\#(xmlEscaped(software))" xmlns="http://www.topografix.com/GPX/1/1">"#,
-            "<metadata><name>\(xmlEscaped(title(flight)))</name><time>\(flight.takeoff.utc.iso8601)</time></metadata>",
+            "<metadata><name>\(xmlEscaped(title(flight)))</name><desc>ele: \(altitudeNote(datum))</desc>"
+                + "<time>\(flight.takeoff.utc.iso8601)</time></metadata>",
             "<trk><name>\(xmlEscaped(title(flight)))</name><trkseg>",
         ]
         for sample in samples {
             guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees else { continue }
             var point = #"<trkpt lat="\#(FixedText.format(latitude, decimals: 7))" lon="\#(FixedText.format(longitude, decimals: 7))">"#
-            if let feet = sample.gpsAltitudeFeet { point += "<ele>\(FixedText.format(UnitConversions.meters(fromFeet: feet), decimals: 1))</ele>" }
+            if let feet = datum.flatMap({ sample.gpsAltitudeFeet($0) }) { point += "<ele>\(FixedText.format(UnitConversions.meters(fromFeet: feet), decimals: 1))</ele>" }
             point += "<time>\(sample.utc.iso8601)</time></trkpt>"
             lines.append(point)
         }
@@ -110,19 +124,22 @@ public enum FlightExport {
     }
 
     public static func kml(flight: FlightLogFlight, samples: [FlightLogSample]) -> String {
+        let datum = FlightLogSample.gpsDatum(of: samples)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<kml xmlns="http://www.opengis.net/kml/2.2">"#,
-            "<Document><name>\(xmlEscaped(title(flight)))</name>",
+            "<Document><name>\(xmlEscaped(title(flight)))</name><description>Track: \(altitudeNote(datum))</description>",
             #"<Style id="track"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle><PolyStyle><color>4d0000ff</color></PolyStyle></Style>"#,
         ]
         lines.append(placemark("Takeoff", flight.takeoff))
         if let landing = flight.landing { lines.append(placemark(flight.end == .landed ? "Landing" : "End (\(flight.end?.rawValue ?? "open"))", landing)) }
         lines += ["<Placemark><name>Track</name><styleUrl>#track</styleUrl>",
                   "<LineString><extrude>1</extrude><tessellate>0</tessellate><altitudeMode>absolute</altitudeMode><coordinates>"]
+        // A point without an altitude in the track's datum is left out (not drawn at sea level).
         for sample in samples {
-            guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees else { continue }
-            let meters = sample.gpsAltitudeFeet.map(UnitConversions.meters(fromFeet:)) ?? 0
+            guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees,
+                  let feet = datum.flatMap({ sample.gpsAltitudeFeet($0) }) else { continue }
+            let meters = UnitConversions.meters(fromFeet: feet)
             lines.append("\(FixedText.format(longitude, decimals: 7)),\(FixedText.format(latitude, decimals: 7)),\(FixedText.format(meters, decimals: 1))")
         }
         lines += ["</coordinates></LineString></Placemark>", "</Document>", "</kml>"]

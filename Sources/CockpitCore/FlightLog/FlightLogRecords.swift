@@ -60,8 +60,34 @@ public struct FlightLogSample: Sendable, Equatable {
         }
     }
 
-    /// The GPS altitude a graph shows: MSL, else the ellipsoid height (IGC files carry only one of them).
-    public var gpsAltitudeFeet: Double? { gpsAltitudeMSLFeet ?? gpsAltitudeHAEFeet }
+    /// The GPS altitude above `datum` (nil when the fix did not carry that one).
+    public func gpsAltitudeFeet(_ datum: GPSAltitudeDatum) -> Double? {
+        switch datum {
+        case .msl: gpsAltitudeMSLFeet
+        case .ellipsoid: gpsAltitudeHAEFeet
+        }
+    }
+
+    /// The one datum a graph, track or file of these samples shows: MSL when any sample has it (gpsd gives it with
+    /// every 3D fix), else the ellipsoid (an IGC file declaring ellipsoid heights), else nil (no GPS altitude at all).
+    /// Samples without an altitude in that datum show none: never MSL here and ellipsoid there.
+    public static func gpsDatum(of samples: [FlightLogSample]) -> GPSAltitudeDatum? {
+        if samples.contains(where: { $0.gpsAltitudeMSLFeet != nil }) { return .msl }
+        if samples.contains(where: { $0.gpsAltitudeHAEFeet != nil }) { return .ellipsoid }
+        return nil
+    }
+}
+
+/// What a GPS altitude is measured from. The two differ by the geoid undulation, −106 to +85 m (EGM96): in central
+/// Europe the ellipsoid height is ≈ 150 ft above MSL. The log keeps both as the receiver gave them.
+public enum GPSAltitudeDatum: String, Sendable, Equatable {
+    /// Above mean sea level (the geoid): what charts, airfield elevations and altimeters use.
+    case msl = "MSL"
+    /// Above the WGS-84 ellipsoid (HAE).
+    case ellipsoid
+
+    /// A few words for labels: "MSL", "ellipsoid".
+    public var label: String { rawValue }
 }
 
 /// Where and when a flight began or ended.
@@ -97,11 +123,13 @@ public struct FlightLogFlight: Sendable, Equatable {
     /// nil while the flight is open.
     public var end: End?
     public var lastSampleUTC: UTCInstant?
-    public var maximumGPSAltitudeFeet: Double?
+    /// The highest GPS altitude above mean sea level, and above the ellipsoid, each from the samples that had it.
+    public var maximumGPSAltitudeMSLFeet: Double?
+    public var maximumGPSAltitudeHAEFeet: Double?
     public var maximumCabinAltitudeFeet: Double?
     public var maximumGroundSpeedKnots: Double?
     public var maximumHypoxiaDose: Double?
-    /// Seconds with the cabin (else GPS) altitude at or above 10,000 ft.
+    /// Seconds with the cabin altitude (else the GPS MSL altitude) at or above 10,000 ft.
     public var secondsAbove10000Feet: Double
     public var alerts: Int
 
@@ -125,13 +153,46 @@ public struct FlightLogFlight: Sendable, Equatable {
             "landing": place(landing), "end": .optional(end?.rawValue),
             "lastSampleUTC": .optional(lastSampleUTC),
             "durationSeconds": .number((landing?.utc ?? lastSampleUTC).map { $0.seconds(since: takeoff.utc) }, decimals: 0),
-            "maximumGPSAltitudeFeet": .number(maximumGPSAltitudeFeet, decimals: 0),
+            "maximumGPSAltitudeMSLFeet": .number(maximumGPSAltitudeMSLFeet, decimals: 0),
+            "maximumGPSAltitudeHAEFeet": .number(maximumGPSAltitudeHAEFeet, decimals: 0),
             "maximumCabinAltitudeFeet": .number(maximumCabinAltitudeFeet, decimals: 0),
             "maximumGroundSpeedKnots": .number(maximumGroundSpeedKnots, decimals: 0),
             "maximumHypoxiaDose": .number(maximumHypoxiaDose, decimals: 3),
             "secondsAbove10000Feet": .number(secondsAbove10000Feet, decimals: 0),
             "alerts": .integer(Int64(alerts)),
         ]
+    }
+}
+
+extension FlightLogFlight {
+    /// Takes one sample of this flight into its maxima, its last sample and its time at or above 10,000 ft. The
+    /// writer calls it for every sample from the takeoff on (the ones logged before the takeoff was confirmed too),
+    /// and the schema migration and the reader of an old log fold the stored samples through it, so all three agree.
+    /// `previous`: the sample before, when it belongs to this flight too (a step of at most 2 s is counted).
+    public mutating func absorb(_ sample: FlightLogSample, after previous: FlightLogSample?) {
+        func larger(_ a: Double?, _ b: Double?) -> Double? {
+            guard let b else { return a }
+            guard let a else { return b }
+            return max(a, b)
+        }
+        lastSampleUTC = sample.utc
+        maximumGPSAltitudeMSLFeet = larger(maximumGPSAltitudeMSLFeet, sample.gpsAltitudeMSLFeet)
+        maximumGPSAltitudeHAEFeet = larger(maximumGPSAltitudeHAEFeet, sample.gpsAltitudeHAEFeet)
+        maximumCabinAltitudeFeet = larger(maximumCabinAltitudeFeet, sample.cabinAltitudeFeet)
+        maximumGroundSpeedKnots = larger(maximumGroundSpeedKnots, sample.groundSpeedKnots)
+        maximumHypoxiaDose = larger(maximumHypoxiaDose, sample.hypoxiaDose)
+        // The physiological altitude is the cabin's; without a barometer the GPS MSL altitude stands in for it. An
+        // ellipsoid height does not (it is off by the geoid undulation), so such a second is not counted.
+        if let previous, previous.utc >= takeoff.utc, let feet = sample.cabinAltitudeFeet ?? sample.gpsAltitudeMSLFeet, feet >= 10_000 {
+            secondsAbove10000Feet += min(2, max(0, sample.utc.seconds(since: previous.utc)))
+        }
+    }
+
+    /// The highest GPS altitude to show for the flight: MSL, else the ellipsoid height, with its datum.
+    public var maximumGPSAltitude: (feet: Double, datum: GPSAltitudeDatum)? {
+        if let feet = maximumGPSAltitudeMSLFeet { return (feet, .msl) }
+        if let feet = maximumGPSAltitudeHAEFeet { return (feet, .ellipsoid) }
+        return nil
     }
 }
 

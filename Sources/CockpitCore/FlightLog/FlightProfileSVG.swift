@@ -8,9 +8,12 @@ public enum FlightProfileSVG {
         let start = samples.first?.utc ?? flight.takeoff.utc
         let end = samples.last?.utc ?? flight.lastSampleUTC ?? flight.takeoff.utc
         let span = max(60, end.seconds(since: start))
+        let datum = FlightLogSample.gpsDatum(of: samples)
+        let gpsLabel = datum == .ellipsoid ? "GPS altitude (ellipsoid)" : "GPS altitude (MSL)"
+        func gps(_ sample: FlightLogSample) -> Double? { datum.flatMap { sample.gpsAltitudeFeet($0) } }
         var highest = 10_500.0, lowest = 0.0
         for sample in samples {
-            for value in [sample.gpsAltitudeFeet, sample.cabinAltitudeFeet].compactMap({ $0 }) {
+            for value in [gps(sample), sample.cabinAltitudeFeet].compactMap({ $0 }) {
                 highest = max(highest, value)
                 lowest = min(lowest, value)
             }
@@ -42,7 +45,7 @@ public enum FlightProfileSVG {
         parts.append(##"<text x="\##(f(width - right))" y="\##(f(height - 6))" text-anchor="end">UTC</text>"##)
         parts.append(##"<line x1="\##(f(left))" y1="\##(f(y(10_000)))" x2="\##(f(width - right))" y2="\##(f(y(10_000)))" stroke="#cc0000" stroke-dasharray="6,4"/>"##)
         parts.append(##"<text x="\##(f(width - right - 4))" y="\##(f(y(10_000) - 4))" text-anchor="end" fill="#cc0000">10,000 ft</text>"##)
-        parts.append(polyline(samples.compactMap { s in s.gpsAltitudeFeet.map { (x(s.utc), y($0)) } }, colour: "#1f4e9c", label: "GPS altitude"))
+        parts.append(polyline(samples.compactMap { s in gps(s).map { (x(s.utc), y($0)) } }, colour: "#1f4e9c", label: gpsLabel))
         parts.append(polyline(samples.compactMap { s in s.cabinAltitudeFeet.map { (x(s.utc), y($0)) } }, colour: "#e07b00", label: "cabin altitude"))
         for (name, place) in [("takeoff", flight.takeoff), ("landing", flight.landing)] {
             guard let place else { continue }
@@ -55,8 +58,8 @@ public enum FlightProfileSVG {
                          + ##"<line x1="\##(f(position))" y1="\##(f(top))" x2="\##(f(position))" y2="\##(f(height - bottom))" stroke="#cc0000" stroke-width="2"/>"##
                          + ##"<path d="M \##(f(position - 6)) \##(f(top)) L \##(f(position + 6)) \##(f(top)) L \##(f(position)) \##(f(top + 10)) Z" fill="#cc0000"/></g>"##)
         }
-        parts.append(##"<text x="\##(f(left + 8))" y="\##(f(height - bottom - 8))" fill="#1f4e9c">GPS altitude</text>"##)
-        parts.append(##"<text x="\##(f(left + 120))" y="\##(f(height - bottom - 8))" fill="#e07b00">cabin altitude</text>"##)
+        parts.append(##"<text x="\##(f(left + 8))" y="\##(f(height - bottom - 8))" fill="#1f4e9c">\##(gpsLabel)</text>"##)
+        parts.append(##"<text x="\##(f(left + 190))" y="\##(f(height - bottom - 8))" fill="#e07b00">cabin altitude</text>"##)
         parts.append("</svg>")
         return parts.joined(separator: "\n") + "\n"
     }

@@ -62,6 +62,9 @@ final class FlightLogOutput: RunnerOutput {
             box.writer = writer
             initial.counters = writer.counters
             initial.usedBytes = try? writer.usedBytes()
+            if writer.schemaFound > 0, writer.schemaFound < FlightLogWriter.schemaVersion {
+                logger.notice("flight log \(path): upgraded from schema \(writer.schemaFound) to \(FlightLogWriter.schemaVersion) (GPS maxima and minute rollups per datum, MSL and ellipsoid, rebuilt from the samples)")
+            }
             if writer.counters.recoveredFlights > 0 {
                 logger.notice("flight log: \(writer.counters.recoveredFlights) flight(s) left open by a power cut closed as ended unexpectedly")
             }

@@ -55,25 +55,35 @@ enum FlightLogQueries {
     static func history(_ request: HistoryRequest, reader: FlightLogReader) throws -> ControlAnswer {
         guard let newest = try reader.latestSampleUTC() else {
             return ControlAnswer(type: RequestName.history, key: "history", body: .object([
-                "per": .string(request.per.rawValue), "points": .array([]), "marks": .array([]), "from": .null, "to": .null,
+                "per": .string(request.per.rawValue), "points": .array([]), "marks": .array([]), "from": .null, "to": .null, "gpsDatum": .null,
             ]))
         }
         let from = newest.adding(seconds: -Double(request.lastSeconds))
+        // One GPS datum for the whole window (MSL when any point has it), named in the keys: a graph never joins an
+        // MSL altitude to an ellipsoid height.
         var points: [JSONValue] = []
+        let datum: GPSAltitudeDatum?
         switch request.per {
         case .second:
-            for sample in try reader.samples(from: from, to: newest) {
-                points.append(.object(["utc": .string(sample.utc.iso8601), "gpsAltitudeFeet": .number(sample.gpsAltitudeFeet, decimals: 0),
+            let samples = try reader.samples(from: from, to: newest)
+            datum = FlightLogSample.gpsDatum(of: samples)
+            let key = "gpsAltitude\(Self.keyPart(datum))Feet"
+            for sample in samples {
+                points.append(.object(["utc": .string(sample.utc.iso8601), key: .number(datum.flatMap { sample.gpsAltitudeFeet($0) }, decimals: 0),
                                        "cabinAltitudeFeet": .number(sample.cabinAltitudeFeet, decimals: 0)]))
             }
         case .minute:
-            for minute in try reader.minutes(from: from, to: newest) {
+            let minutes = try reader.minutes(from: from, to: newest)
+            datum = minutes.contains { $0.gpsMSL != nil } ? .msl : minutes.contains { $0.gpsHAE != nil } ? .ellipsoid : nil
+            let part = Self.keyPart(datum)
+            for minute in minutes {
+                let gps = datum.flatMap { minute.gps($0) }
                 points.append(.object([
                     "utc": .string(minute.start.iso8601), "samples": .integer(Int64(minute.samples)),
-                    "gpsAltitudeFeet": .number(minute.gpsMeanFeet, decimals: 0), "gpsMinimumFeet": .number(minute.gpsMinimumFeet, decimals: 0),
-                    "gpsMaximumFeet": .number(minute.gpsMaximumFeet, decimals: 0),
-                    "cabinAltitudeFeet": .number(minute.cabinMeanFeet, decimals: 0),
-                    "cabinMinimumFeet": .number(minute.cabinMinimumFeet, decimals: 0), "cabinMaximumFeet": .number(minute.cabinMaximumFeet, decimals: 0),
+                    "gpsAltitude\(part)Feet": .number(gps?.meanFeet, decimals: 0), "gpsMinimum\(part)Feet": .number(gps?.minimumFeet, decimals: 0),
+                    "gpsMaximum\(part)Feet": .number(gps?.maximumFeet, decimals: 0),
+                    "cabinAltitudeFeet": .number(minute.cabin?.meanFeet, decimals: 0),
+                    "cabinMinimumFeet": .number(minute.cabin?.minimumFeet, decimals: 0), "cabinMaximumFeet": .number(minute.cabin?.maximumFeet, decimals: 0),
                 ]))
             }
         }
@@ -87,7 +97,10 @@ enum FlightLogQueries {
         }
         return ControlAnswer(type: RequestName.history, key: "history", body: .object([
             "per": .string(request.per.rawValue), "from": .string(from.iso8601), "to": .string(newest.iso8601),
-            "points": .array(points), "marks": .array(marks),
+            "gpsDatum": .optional(datum?.rawValue), "points": .array(points), "marks": .array(marks),
         ]))
     }
+
+    /// "MSL" or "HAE" in a point's GPS keys (`gpsAltitudeMSLFeet`, `gpsMinimumHAEFeet`…).
+    static func keyPart(_ datum: GPSAltitudeDatum?) -> String { datum == .ellipsoid ? "HAE" : "MSL" }
 }

@@ -1,9 +1,12 @@
 public import CockpitCore
 
 /// Reads a flight log (the daemon's control requests, `cockpitd flight-log` on a copied file). Read-only; a file on
-/// read-only media (or without its -shm) is opened immutable.
+/// read-only media (or without its -shm) is opened immutable. A log of an older schema (one a newer daemon has not
+/// opened yet) is read as it is: what the newer schema stores is worked out from its samples.
 public final class FlightLogReader {
     let database: SQLiteDatabase
+    /// The file's schema (`FlightLogSchema.version` or older).
+    public let schema: Int64
 
     /// Samples this long before a takeoff and after a landing go with a flight's export (the ground roll, so a
     /// replay of the export sees the same takeoff and landing).
@@ -15,6 +18,8 @@ public final class FlightLogReader {
         } else {
             database = try Self.open(path, .immutable)
         }
+        schema = try FlightLogMigration.schema(of: database)
+        guard schema <= FlightLogSchema.version else { throw FlightLogMigration.newerSchema(schema) }
     }
 
     static func open(_ path: String, _ mode: SQLiteDatabase.Mode) throws(SQLiteDatabase.Failure) -> SQLiteDatabase {
@@ -24,16 +29,22 @@ public final class FlightLogReader {
     }
 
     public func flights() throws(SQLiteDatabase.Failure) -> [FlightLogFlight] {
-        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns) FROM flights ORDER BY takeoff_utc")
+        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns(schema: schema)) FROM flights ORDER BY takeoff_utc")
         var result: [FlightLogFlight] = []
-        while try statement.step() { result.append(FlightLogSchema.flight(statement)) }
+        while try statement.step() { result.append(try flight(statement)) }
         return result
     }
 
     public func flight(id: Int64) throws(SQLiteDatabase.Failure) -> FlightLogFlight? {
-        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns) FROM flights WHERE id = ?1")
+        let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns(schema: schema)) FROM flights WHERE id = ?1")
         statement.bind(1, id)
-        return try statement.step() ? FlightLogSchema.flight(statement) : nil
+        return try statement.step() ? try flight(statement) : nil
+    }
+
+    private func flight(_ row: SQLiteDatabase.Statement) throws(SQLiteDatabase.Failure) -> FlightLogFlight {
+        var flight = FlightLogSchema.flight(row)
+        if schema < 2 { try FlightLogMigration.refold(&flight, samplesIn: database) }
+        return flight
     }
 
     /// Samples with `from <= utc <= to`, oldest first.
@@ -64,30 +75,41 @@ public final class FlightLogReader {
         return try statement.step() ? statement.double(0).map(UTCInstant.init) : nil
     }
 
-    /// One minute of the rollup.
+    /// One minute of the rollup: each altitude's lowest, highest and mean over the samples that had it.
     public struct Minute: Sendable, Equatable {
+        public struct Rollup: Sendable, Equatable {
+            public var minimumFeet: Double, maximumFeet: Double, meanFeet: Double
+        }
         public var start: UTCInstant
         public var samples: Int
-        public var gpsMinimumFeet: Double?, gpsMaximumFeet: Double?, gpsMeanFeet: Double?
-        public var cabinMinimumFeet: Double?, cabinMaximumFeet: Double?, cabinMeanFeet: Double?
+        public var gpsMSL: Rollup?, gpsHAE: Rollup?, cabin: Rollup?
+
+        public func gps(_ datum: GPSAltitudeDatum) -> Rollup? {
+            switch datum {
+            case .msl: gpsMSL
+            case .ellipsoid: gpsHAE
+            }
+        }
     }
 
     public func minutes(from: UTCInstant, to: UTCInstant) throws(SQLiteDatabase.Failure) -> [Minute] {
-        let statement = try database.prepare("""
-            SELECT minute, samples, gps_min_ft, gps_max_ft, gps_sum_ft, gps_count, cabin_min_ft, cabin_max_ft, cabin_sum_ft, cabin_count
+        // The same columns either way: the stored rollup, or (schema 1, whose rollup mixed the datums) the samples.
+        let statement = try database.prepare(schema >= 2 ? """
+            SELECT minute, samples, gps_msl_min_ft, gps_msl_max_ft, gps_msl_sum_ft, gps_msl_count,
+                gps_hae_min_ft, gps_hae_max_ft, gps_hae_sum_ft, gps_hae_count, cabin_min_ft, cabin_max_ft, cabin_sum_ft, cabin_count
             FROM minutes WHERE minute >= ?1 AND minute <= ?2 ORDER BY minute
-            """)
+            """ : FlightLogSchema.minutesFromSamples)
         statement.bind(1, Int64((from.secondsSinceEpoch / 60).rounded(.down)))
         statement.bind(2, Int64((to.secondsSinceEpoch / 60).rounded(.down)))
+        func rollup(_ first: Int32) -> Minute.Rollup? {
+            let count = Double(statement.int64(first + 3) ?? 0)
+            guard count > 0, let low = statement.double(first), let high = statement.double(first + 1) else { return nil }
+            return Minute.Rollup(minimumFeet: low, maximumFeet: high, meanFeet: (statement.double(first + 2) ?? 0) / count)
+        }
         var result: [Minute] = []
         while try statement.step() {
-            let gpsCount = Double(statement.int64(5) ?? 0), cabinCount = Double(statement.int64(9) ?? 0)
-            result.append(Minute(
-                start: UTCInstant(secondsSinceEpoch: Double(statement.int64(0) ?? 0) * 60), samples: Int(statement.int64(1) ?? 0),
-                gpsMinimumFeet: statement.double(2), gpsMaximumFeet: statement.double(3),
-                gpsMeanFeet: gpsCount > 0 ? (statement.double(4) ?? 0) / gpsCount : nil,
-                cabinMinimumFeet: statement.double(6), cabinMaximumFeet: statement.double(7),
-                cabinMeanFeet: cabinCount > 0 ? (statement.double(8) ?? 0) / cabinCount : nil))
+            result.append(Minute(start: UTCInstant(secondsSinceEpoch: Double(statement.int64(0) ?? 0) * 60),
+                                 samples: Int(statement.int64(1) ?? 0), gpsMSL: rollup(2), gpsHAE: rollup(6), cabin: rollup(10)))
         }
         return result
     }

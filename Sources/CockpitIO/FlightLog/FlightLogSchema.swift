@@ -5,55 +5,91 @@ import CSQLite
 /// 1970 (REAL). Flights are time ranges: samples and alerts are found by time, so a sample is never lost because a
 /// flight row was not written yet.
 enum FlightLogSchema {
-    static let version = 1
+    /// 2: the GPS altitude's datum is in every column that holds one (`max_gps_msl_ft`/`max_gps_hae_ft`, the minutes'
+    /// `gps_msl_*`/`gps_hae_*`). Schema 1 kept one "GPS" maximum and rollup, MSL when the fix had it, else the
+    /// ellipsoid height, without saying which; `FlightLogMigration` rebuilds them from the samples.
+    static let version: Int64 = 2
 
-    static let create = """
+    static let samplesTable = """
         CREATE TABLE IF NOT EXISTS samples (
             utc REAL NOT NULL, fix_utc REAL, latitude_deg REAL, longitude_deg REAL,
             gps_msl_ft REAL, gps_hae_ft REAL, cabin_pressure_pa REAL, cabin_altitude_ft REAL,
             ground_speed_kt REAL, track_true_deg REAL, vertical_speed_fpm REAL, phase TEXT NOT NULL, hypoxia_dose REAL NOT NULL);
         CREATE INDEX IF NOT EXISTS samples_utc ON samples(utc);
-        CREATE TABLE IF NOT EXISTS flights (
+        CREATE TABLE IF NOT EXISTS alerts (utc REAL NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS alerts_utc ON alerts(utc);
+        """
+
+    static let minutesTable = """
+        CREATE TABLE minutes (
+            minute INTEGER PRIMARY KEY, samples INTEGER NOT NULL,
+            gps_msl_min_ft REAL, gps_msl_max_ft REAL, gps_msl_sum_ft REAL NOT NULL, gps_msl_count INTEGER NOT NULL,
+            gps_hae_min_ft REAL, gps_hae_max_ft REAL, gps_hae_sum_ft REAL NOT NULL, gps_hae_count INTEGER NOT NULL,
+            cabin_min_ft REAL, cabin_max_ft REAL, cabin_sum_ft REAL NOT NULL, cabin_count INTEGER NOT NULL);
+        """
+
+    /// A new file, in one transaction with its version.
+    static let create = """
+        BEGIN IMMEDIATE;
+        \(samplesTable)
+        CREATE TABLE flights (
             id INTEGER PRIMARY KEY, takeoff_utc REAL NOT NULL, takeoff_latitude_deg REAL, takeoff_longitude_deg REAL,
             takeoff_airfield TEXT, started_in_flight INTEGER NOT NULL DEFAULT 0,
             landing_utc REAL, landing_latitude_deg REAL, landing_longitude_deg REAL, landing_airfield TEXT, end_reason TEXT,
-            last_sample_utc REAL, max_gps_altitude_ft REAL, max_cabin_altitude_ft REAL, max_ground_speed_kt REAL,
+            last_sample_utc REAL, max_gps_msl_ft REAL, max_gps_hae_ft REAL, max_cabin_altitude_ft REAL, max_ground_speed_kt REAL,
             max_hypoxia_dose REAL, seconds_above_10000_ft REAL NOT NULL DEFAULT 0, alerts INTEGER NOT NULL DEFAULT 0);
-        CREATE TABLE IF NOT EXISTS alerts (utc REAL NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL);
-        CREATE INDEX IF NOT EXISTS alerts_utc ON alerts(utc);
-        CREATE TABLE IF NOT EXISTS minutes (
-            minute INTEGER PRIMARY KEY, samples INTEGER NOT NULL,
-            gps_min_ft REAL, gps_max_ft REAL, gps_sum_ft REAL NOT NULL, gps_count INTEGER NOT NULL,
-            cabin_min_ft REAL, cabin_max_ft REAL, cabin_sum_ft REAL NOT NULL, cabin_count INTEGER NOT NULL);
-        PRAGMA user_version = 1;
+        \(minutesTable)
+        PRAGMA user_version = 2;
+        COMMIT;
         """
 
     static let insertSample = """
         INSERT INTO samples VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
         """
 
-    /// Per-minute rollup: min/max/sum/count so the mean is exact; NULLs (no fix, no barometer) are skipped.
-    static let upsertMinute = """
-        INSERT INTO minutes VALUES (?1, 1, ?2, ?2, coalesce(?2, 0), ?2 IS NOT NULL, ?3, ?3, coalesce(?3, 0), ?3 IS NOT NULL)
-        ON CONFLICT(minute) DO UPDATE SET samples = samples + 1,
-            gps_min_ft = CASE WHEN ?2 IS NULL THEN gps_min_ft WHEN gps_min_ft IS NULL OR ?2 < gps_min_ft THEN ?2 ELSE gps_min_ft END,
-            gps_max_ft = CASE WHEN ?2 IS NULL THEN gps_max_ft WHEN gps_max_ft IS NULL OR ?2 > gps_max_ft THEN ?2 ELSE gps_max_ft END,
-            gps_sum_ft = gps_sum_ft + coalesce(?2, 0), gps_count = gps_count + (?2 IS NOT NULL),
-            cabin_min_ft = CASE WHEN ?3 IS NULL THEN cabin_min_ft WHEN cabin_min_ft IS NULL OR ?3 < cabin_min_ft THEN ?3 ELSE cabin_min_ft END,
-            cabin_max_ft = CASE WHEN ?3 IS NULL THEN cabin_max_ft WHEN cabin_max_ft IS NULL OR ?3 > cabin_max_ft THEN ?3 ELSE cabin_max_ft END,
-            cabin_sum_ft = cabin_sum_ft + coalesce(?3, 0), cabin_count = cabin_count + (?3 IS NOT NULL)
-        """
+    /// The three altitudes the minutes roll up, with the parameter each is bound to in `upsertMinute`.
+    static let rollups: [(prefix: String, parameter: Int)] = [("gps_msl", 2), ("gps_hae", 3), ("cabin", 4)]
 
-    static let flightColumns = """
-        id, takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight,
-        landing_utc, landing_latitude_deg, landing_longitude_deg, landing_airfield, end_reason, last_sample_utc,
-        max_gps_altitude_ft, max_cabin_altitude_ft, max_ground_speed_kt, max_hypoxia_dose, seconds_above_10000_ft, alerts
-        """
+    /// Per-minute rollup: min/max/sum/count so the mean is exact; NULLs (no fix, no barometer) are skipped.
+    static let upsertMinute: String = {
+        let values = rollups.map { "?\($0.parameter), ?\($0.parameter), coalesce(?\($0.parameter), 0), ?\($0.parameter) IS NOT NULL" }
+        let updates = rollups.map { rollup -> String in
+            let (c, p) = (rollup.prefix, "?\(rollup.parameter)")
+            return """
+                \(c)_min_ft = CASE WHEN \(p) IS NULL THEN \(c)_min_ft WHEN \(c)_min_ft IS NULL OR \(p) < \(c)_min_ft THEN \(p) ELSE \(c)_min_ft END,
+                \(c)_max_ft = CASE WHEN \(p) IS NULL THEN \(c)_max_ft WHEN \(c)_max_ft IS NULL OR \(p) > \(c)_max_ft THEN \(p) ELSE \(c)_max_ft END,
+                \(c)_sum_ft = \(c)_sum_ft + coalesce(\(p), 0), \(c)_count = \(c)_count + (\(p) IS NOT NULL)
+                """
+        }
+        return "INSERT INTO minutes VALUES (?1, 1, \(values.joined(separator: ", ")))\n"
+            + "ON CONFLICT(minute) DO UPDATE SET samples = samples + 1,\n" + updates.joined(separator: ",\n")
+    }()
+
+    /// The same rollup made from the samples (a migration, or reading a schema-1 file): the rows `minutes` holds,
+    /// in its column order, for the minutes from ?1 to ?2.
+    static let minutesFromSamples: String = {
+        let columns = [("gps_msl", "gps_msl_ft"), ("gps_hae", "gps_hae_ft"), ("cabin", "cabin_altitude_ft")].map { _, column in
+            "min(\(column)), max(\(column)), total(\(column)), count(\(column))"
+        }
+        return "SELECT CAST(utc / 60 AS INTEGER) AS minute, count(*), \(columns.joined(separator: ", ")) FROM samples "
+            + "WHERE utc >= ?1 * 60 AND utc < (?2 + 1) * 60 GROUP BY minute ORDER BY minute"
+    }()
+
+    /// The columns `flight(_:)` reads. A schema-1 file has no maxima per datum: they read as NULL, and the reader
+    /// folds the flight's samples to fill them (`FlightLogFlight.absorb`).
+    static func flightColumns(schema: Int64) -> String {
+        let maxima = schema >= 2 ? "max_gps_msl_ft, max_gps_hae_ft" : "NULL, NULL"
+        return """
+            id, takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight,
+            landing_utc, landing_latitude_deg, landing_longitude_deg, landing_airfield, end_reason, last_sample_utc,
+            \(maxima), max_cabin_altitude_ft, max_ground_speed_kt, max_hypoxia_dose, seconds_above_10000_ft, alerts
+            """
+    }
 
     static let updateFlight = """
         UPDATE flights SET landing_utc = ?2, landing_latitude_deg = ?3, landing_longitude_deg = ?4, landing_airfield = ?5,
-            end_reason = ?6, last_sample_utc = ?7, max_gps_altitude_ft = ?8, max_cabin_altitude_ft = ?9,
-            max_ground_speed_kt = ?10, max_hypoxia_dose = ?11, seconds_above_10000_ft = ?12, alerts = ?13 WHERE id = ?1
+            end_reason = ?6, last_sample_utc = ?7, max_gps_msl_ft = ?8, max_gps_hae_ft = ?9, max_cabin_altitude_ft = ?10,
+            max_ground_speed_kt = ?11, max_hypoxia_dose = ?12, seconds_above_10000_ft = ?13, alerts = ?14 WHERE id = ?1
         """
 
     static let sampleColumns = """
@@ -97,12 +133,13 @@ enum FlightLogSchema {
         }
         flight.end = row.text(10).flatMap(FlightLogFlight.End.init(rawValue:))
         flight.lastSampleUTC = row.double(11).map(UTCInstant.init)
-        flight.maximumGPSAltitudeFeet = row.double(12)
-        flight.maximumCabinAltitudeFeet = row.double(13)
-        flight.maximumGroundSpeedKnots = row.double(14)
-        flight.maximumHypoxiaDose = row.double(15)
-        flight.secondsAbove10000Feet = row.double(16) ?? 0
-        flight.alerts = Int(row.int64(17) ?? 0)
+        flight.maximumGPSAltitudeMSLFeet = row.double(12)
+        flight.maximumGPSAltitudeHAEFeet = row.double(13)
+        flight.maximumCabinAltitudeFeet = row.double(14)
+        flight.maximumGroundSpeedKnots = row.double(15)
+        flight.maximumHypoxiaDose = row.double(16)
+        flight.secondsAbove10000Feet = row.double(17) ?? 0
+        flight.alerts = Int(row.int64(18) ?? 0)
         return flight
     }
 
@@ -114,11 +151,12 @@ enum FlightLogSchema {
         statement.bind(5, flight.landing?.nearestAirfield)
         statement.bind(6, flight.end?.rawValue)
         statement.bind(7, flight.lastSampleUTC?.secondsSinceEpoch)
-        statement.bind(8, flight.maximumGPSAltitudeFeet)
-        statement.bind(9, flight.maximumCabinAltitudeFeet)
-        statement.bind(10, flight.maximumGroundSpeedKnots)
-        statement.bind(11, flight.maximumHypoxiaDose)
-        statement.bind(12, flight.secondsAbove10000Feet)
-        statement.bind(13, Int64(flight.alerts))
+        statement.bind(8, flight.maximumGPSAltitudeMSLFeet)
+        statement.bind(9, flight.maximumGPSAltitudeHAEFeet)
+        statement.bind(10, flight.maximumCabinAltitudeFeet)
+        statement.bind(11, flight.maximumGroundSpeedKnots)
+        statement.bind(12, flight.maximumHypoxiaDose)
+        statement.bind(13, flight.secondsAbove10000Feet)
+        statement.bind(14, Int64(flight.alerts))
     }
 }

@@ -40,6 +40,9 @@ public final class FlightLogWriter {
     public private(set) var counters = Counters()
     /// The open flight, kept in memory and written whole with each sample.
     public private(set) var openFlight: FlightLogFlight?
+    /// The schema the file had when it was opened (0: a new file); below `FlightLogSchema.version` it was upgraded.
+    public let schemaFound: Int64
+    public static var schemaVersion: Int64 { FlightLogSchema.version }
     private var lastSample: FlightLogSample?
     private let pageSize: Int64
     private let walCounter = WALCounter()
@@ -60,7 +63,7 @@ public final class FlightLogWriter {
         try database.execute("PRAGMA wal_autocheckpoint = 256")
         try database.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try database.execute("PRAGMA journal_size_limit = 1048576")
-        try database.execute(FlightLogSchema.create)
+        schemaFound = try FlightLogMigration.bringUp(database)
         insertSample = try database.prepare(FlightLogSchema.insertSample)
         upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
         updateFlight = try database.prepare(FlightLogSchema.updateFlight)
@@ -135,28 +138,22 @@ public final class FlightLogWriter {
             try insertSample.step()
             upsertMinute.reset()
             upsertMinute.bind(1, Int64((sample.utc.secondsSinceEpoch / 60).rounded(.down)))
-            upsertMinute.bind(2, sample.gpsAltitudeFeet)
-            upsertMinute.bind(3, sample.cabinAltitudeFeet)
+            upsertMinute.bind(2, sample.gpsAltitudeMSLFeet)
+            upsertMinute.bind(3, sample.gpsAltitudeHAEFeet)
+            upsertMinute.bind(4, sample.cabinAltitudeFeet)
             try upsertMinute.step()
             if openFlight == nil, sample.phase == FlightState.Phase.airborne.rawValue {
                 try open(FlightLogPlace(utc: sample.utc, latitudeDegrees: sample.latitudeDegrees, longitudeDegrees: sample.longitudeDegrees),
-                         startedInFlight: true)
+                         startedInFlight: true, samplesSince: nil)
             }
             if var flight = openFlight {
-                flight.lastSampleUTC = sample.utc
-                flight.maximumGPSAltitudeFeet = Self.maximum(flight.maximumGPSAltitudeFeet, sample.gpsAltitudeFeet)
-                flight.maximumCabinAltitudeFeet = Self.maximum(flight.maximumCabinAltitudeFeet, sample.cabinAltitudeFeet)
-                flight.maximumGroundSpeedKnots = Self.maximum(flight.maximumGroundSpeedKnots, sample.groundSpeedKnots)
-                flight.maximumHypoxiaDose = Self.maximum(flight.maximumHypoxiaDose, sample.hypoxiaDose)
-                if let previous = lastSample, (sample.cabinAltitudeFeet ?? sample.gpsAltitudeFeet ?? 0) >= 10_000 {
-                    flight.secondsAbove10000Feet += min(2, max(0, sample.utc.seconds(since: previous.utc)))
-                }
+                flight.absorb(sample, after: lastSample)
                 try store(flight)
             }
             lastSample = sample
         case .takeoff(let place):
             if openFlight != nil { try close(at: place, end: .endedUnexpectedly) }
-            try open(place, startedInFlight: false)
+            try open(place, startedInFlight: false, samplesSince: lastSample?.utc)
         case .landing(let place):
             if openFlight != nil { try close(at: place, end: .landed) }
         case .alert(let alert):
@@ -177,7 +174,9 @@ public final class FlightLogWriter {
         }
     }
 
-    private func open(_ place: FlightLogPlace, startedInFlight: Bool) throws(SQLiteDatabase.Failure) {
+    /// `samplesSince`: the newest sample logged so far, when samples between the takeoff (confirmed after it
+    /// happened) and now are already in the log: the flight takes them in too.
+    private func open(_ place: FlightLogPlace, startedInFlight: Bool, samplesSince newest: UTCInstant?) throws(SQLiteDatabase.Failure) {
         insertFlight.reset()
         insertFlight.bind(1, place.utc.secondsSinceEpoch)
         insertFlight.bind(2, place.latitudeDegrees)
@@ -187,6 +186,10 @@ public final class FlightLogWriter {
         try insertFlight.step()
         var flight = FlightLogFlight(id: sqlite3_last_insert_rowid(database.handle), takeoff: place, startedInFlight: startedInFlight)
         flight.lastSampleUTC = place.utc
+        if let newest, newest >= place.utc {
+            try FlightLogMigration.refold(&flight, samplesIn: database, through: newest)
+            try store(flight)
+        }
         openFlight = flight
     }
 
@@ -203,12 +206,6 @@ public final class FlightLogWriter {
         FlightLogSchema.bind(flight, to: updateFlight)
         try updateFlight.step()
         openFlight = flight
-    }
-
-    static func maximum(_ a: Double?, _ b: Double?) -> Double? {
-        guard let b else { return a }
-        guard let a else { return b }
-        return max(a, b)
     }
 
     /// Past the size limit, the oldest closed flight goes with everything logged up to its landing (and, when no
