@@ -30,11 +30,12 @@ optimize=()
 if [[ -n ${COCKPIT_FUZZ_OPTIMIZE:-} ]]; then scratch=.build-campaign; optimize=(-Xswiftc -O); fi
 if [[ -z ${COCKPIT_FUZZ_NO_BUILD:-} ]]; then
     # On a failure the whole output is shown (the tail alone can hide the error). SwiftPM keeps the root package's
-    # old file list in this scratch folder's build manifest when files move between its modules ("missing inputs"):
-    # then the manifest is dropped and the build tried once more (the corpus beside it is kept).
+    # old file list in this scratch folder's build manifest: files moved between its modules fail as "missing
+    # inputs", a new file as "cannot find 'X' in scope". So after any failure the manifest is dropped and the build
+    # tried once more (the corpus beside it is kept); a real compile error fails the second time too.
     mkdir -p "Fuzz/$scratch"
     build() { swift build -c debug --scratch-path "$scratch" "${optimize[@]}" -Xswiftc -sanitize=fuzzer,address > "$scratch/build.log" 2>&1; }
-    ( cd Fuzz && { build || { grep -q "because of missing inputs" "$scratch/build.log" && rm -f "$scratch/debug.yaml" "$scratch/build.db" && build; }; } \
+    ( cd Fuzz && { build || { rm -f "$scratch/debug.yaml" "$scratch/build.db" && build; }; } \
         && grep -v "Cannot export local symbol" "$scratch/build.log" | tail -n 2 || { grep -v "Cannot export local symbol" "$scratch/build.log" >&2; exit 1; } )
 fi
 binary="$root/Fuzz/$scratch/debug/cockpit-fuzz"
