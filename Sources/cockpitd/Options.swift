@@ -34,12 +34,11 @@ enum SettingsCommandLine {
             }
             var kinds: [String: ConfigFile.Kind] = [:]
             for option in SettingsSchema.configKeys { kinds[option.key] = option.isFlag ? .flag : option.isList ? .list : .value }
-            do {
-                let entries = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path, keys: kinds)
-                try SettingsBuilder.apply(file: entries, path: path, to: &settings)
-            } catch {
-                throw .file(error.description)
-            }
+            // Every line is checked before giving up, so one run shows every mistake in the file.
+            var problems: [ConfigFile.Problem] = []
+            let entries = ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path, keys: kinds, problems: &problems)
+            SettingsBuilder.apply(file: entries, path: path, to: &settings, problems: &problems)
+            if let problem = ConfigFile.Problem.combined(problems.sorted { $0.line < $1.line }) { throw .file(problem.description) }
         }
         do {
             _ = try SettingsBuilder.apply(arguments: arguments, to: &settings)

@@ -146,6 +146,24 @@ struct ConfigurationTests {
             #expect(result.status == 1, "\(text)")
             #expect(result.stderr.contains(path + expected), "\(result.stderr)")
         }
+        // A file with several mistakes: every one is listed, in line order, in one run (a syntax error, an unknown
+        // key, a bad value, a duplicate, a bad flag), and the good lines between them do not hide any.
+        let several = write("gpsd\nrules = easa\ngspd = x\nrules = icao\nhypoxia-alert-percent = 80\nsocket = /tmp/a\nsocket = /tmp/b\nhard-surface-required = maybe\n")
+        defer { unlink(several) }
+        let all = runProcess(Binaries.cockpitd, ["--check-config", "--config", several])
+        #expect(all.status == 1)
+        let reported = all.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.firstRange(of: several + ":") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(reported == [1, 3, 4, 5, 7, 8], "\(all.stderr)")
+        // A file of garbage lists the first 20 and counts the rest, and the daemon does not start on it.
+        let garbage = write(String(repeating: "not a setting\n", count: 500))
+        defer { unlink(garbage) }
+        let many = runProcess(Binaries.cockpitd, ["--check-config", "--config", garbage])
+        #expect(many.status == 1)
+        #expect(many.stderr.split(separator: "\n").filter { $0.contains(garbage + ":") && $0.contains("expected `key = value`") }.count == 20)
+        #expect(many.stderr.contains("… and 480 more problems in \(garbage)"), "\(many.stderr)")
     }
 
     @Test func installIntoAScratchRootPutsEveryFileWhereTheDocsSay() throws {

@@ -16,16 +16,24 @@ public enum SettingsBuilder {
 
     /// Applies configuration-file entries (already parsed by `ConfigFile`) onto `settings`.
     public static func apply(file entries: [ConfigFile.Entry], path: String, to settings: inout Settings) throws(ConfigFile.Problem) {
+        var problems: [ConfigFile.Problem] = []
+        apply(file: entries, path: path, to: &settings, problems: &problems)
+        if let problem = ConfigFile.Problem.combined(problems) { throw problem }
+    }
+
+    /// The same, appending each entry's problem to `problems` and going on with the next (`--check-config` lists them all).
+    public static func apply(file entries: [ConfigFile.Entry], path: String, to settings: inout Settings, problems: inout [ConfigFile.Problem]) {
         var started: Set<String> = []
         for entry in entries {
             guard let option = SettingsSchema.option(entry.key, mode: .run), option.isConfigKey else {
-                throw ConfigFile.Problem(path: path, line: entry.line, message: "unknown key \"\(entry.key)\"")
+                problems.append(ConfigFile.Problem(path: path, line: entry.line, message: "unknown key \"\(entry.key)\""))
+                continue
             }
             do {
                 if option.isList, started.insert(option.key).inserted { option.clear(&settings) }
                 try option.set(&settings, entry.value)
             } catch {
-                throw ConfigFile.Problem(path: path, line: entry.line, message: "\(entry.key): \(error.message)")
+                problems.append(ConfigFile.Problem(path: path, line: entry.line, message: "\(entry.key): \(error.message)"))
             }
         }
     }

@@ -10,19 +10,47 @@ public enum ConfigFile {
         public var line: Int
     }
 
+    /// A mistake on one line; `further` holds the file's other mistakes (the file is checked whole, so an installer
+    /// sees every one at once, not one per attempt).
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var path: String
         public var line: Int
         public var message: String
-        public var description: String { "\(path):\(line): \(message)" }
+        public var further: [Problem] = []
+        /// Lines `description` lists at most (a binary file given as configuration would give thousands).
+        public static let listedAtMost = 20
+
+        public var description: String {
+            let all = [Problem(path: path, line: line, message: message)] + further
+            var lines = all.prefix(Self.listedAtMost).map { "\($0.path):\($0.line): \($0.message)" }
+            if all.count > Self.listedAtMost { lines.append("… and \(all.count - Self.listedAtMost) more problems in \(path)") }
+            return lines.joined(separator: "\n")
+        }
+
         public init(path: String, line: Int, message: String) {
             self.path = path
             self.line = line
             self.message = message
         }
+
+        /// The first of `problems` carrying the rest (nil when there are none).
+        public static func combined(_ problems: [Problem]) -> Problem? {
+            guard var first = problems.first else { return nil }
+            first.further = Array(problems.dropFirst())
+            return first
+        }
     }
 
     public static func parse(_ text: String, path: String, keys: [String: Kind]) throws(Problem) -> [Entry] {
+        var problems: [Problem] = []
+        let entries = parse(text, path: path, keys: keys, problems: &problems)
+        if let problem = Problem.combined(problems) { throw problem }
+        return entries
+    }
+
+    /// Every well-formed line's entry; each line's mistake appended to `problems` (that line is left out).
+    public static func parse(_ text: String, path: String, keys: [String: Kind], problems: inout [Problem]) -> [Entry] {
+        func problem(_ line: Int, _ message: String) { problems.append(Problem(path: path, line: line, message: message)) }
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
         var text = Substring(text)
@@ -34,25 +62,32 @@ public enum ConfigFile {
             let trimmed = line.trimmingWhitespace
             guard !trimmed.isEmpty else { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw Problem(path: path, line: number, message: "expected `key = value`, found \"\(trimmed)\"")
+                problem(number, "expected `key = value`, found \"\(shortened(String(trimmed)))\"")
+                continue
             }
             let key = trimmed[..<equals].trimmingWhitespace
             var value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
             guard let kind = keys[key] else {
-                let suggestion = Self.suggestion(for: key, among: keys.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw Problem(path: path, line: number, message: "unknown key \"\(Self.shortened(key))\"\(suggestion)")
+                // (no suggestion once the listing is full: a binary file would cost an edit distance per line)
+                let suggestion = problems.count >= Problem.listedAtMost ? ""
+                    : Self.suggestion(for: key, among: keys.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+                problem(number, "unknown key \"\(Self.shortened(key))\"\(suggestion)")
+                continue
             }
             if kind != .list, let previous = seen[key] {
-                throw Problem(path: path, line: number, message: "\"\(key)\" is already set on line \(previous)")
+                problem(number, "\"\(key)\" is already set on line \(previous)")
+                continue
             }
             seen[key] = number
             if kind == .flag {
                 guard ["yes", "no", "true", "false", "on", "off"].contains(value.lowercased()) else {
-                    throw Problem(path: path, line: number, message: "\"\(key)\" takes yes or no, not \"\(value)\"")
+                    problem(number, "\"\(key)\" takes yes or no, not \"\(shortened(value))\"")
+                    continue
                 }
             } else if value.isEmpty {
-                throw Problem(path: path, line: number, message: "\"\(key)\" needs a value")
+                problem(number, "\"\(key)\" needs a value")
+                continue
             }
             entries.append(Entry(key: key, value: value, line: number))
         }
