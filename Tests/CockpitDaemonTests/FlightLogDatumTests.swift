@@ -95,6 +95,8 @@ struct FlightLogDatumTests {
                                                    "--airfields", "none", "--traffic-port", "0", "--flight-log", log])
         defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
         #expect(waitFor(seconds: 10) { statusJSON(socket) != nil })
+        // The daemon upgrades its log on the writer's thread, after it started (READY=1 does not wait for it).
+        #expect(waitFor(seconds: 10) { statusJSON(socket)?["outputs"]?["flight-log"]?["state"] == .string("logging") })
         #expect(sqlite(log, "PRAGMA user_version") == "2", "the daemon did not upgrade its log")
 
         // The log's newest samples are flight 1's (2023, ellipsoid heights): the window is in that datum.
@@ -128,6 +130,31 @@ struct FlightLogDatumTests {
         #expect(xpath(files.kml1, "string(//*[local-name()='Document']/*[local-name()='description'])").contains("ellipsoid"))
         #expect(readFile(files.svg1).contains("GPS altitude (ellipsoid)"))
         #expect(runProcess(Binaries.cockpitctl, ["--socket", socket, "flights"]).stdout.contains(" ell "))
+    }
+
+    /// An upgrade that fails (here a trigger refuses every change to a flight, as a full disk or an I/O error would
+    /// fail a write) is rolled back whole: the file stays at schema 1 with everything in it, the status says why, the
+    /// daemon keeps flying, and the flight-log requests say the log is not upgraded rather than block the event loop
+    /// working schema 2's columns out of every sample.
+    @Test func aFailedUpgradeLeavesTheFileAsItWasAndTheDaemonFlying() throws {
+        let log = Self.copyOfSchema1(), socket = temporaryPath(".sock")
+        defer { Self.remove(log) }
+        _ = sqlite(log, "CREATE TRIGGER refuse BEFORE UPDATE ON flights BEGIN SELECT RAISE(ABORT, 'test refuses the upgrade'); END")
+        let before = sqlite(log, "SELECT * FROM flights ORDER BY id") + sqlite(log, "SELECT count(*), sum(gps_count) FROM minutes")
+        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none",
+                                                   "--airfields", "none", "--traffic-port", "0", "--flight-log", log])
+        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        #expect(waitFor(seconds: 10) { statusJSON(socket)?["outputs"]?["flight-log"]?["state"] == .string("not open") })
+        let output = statusJSON(socket)?["outputs"]?["flight-log"]
+        #expect(output?["lastError"]?.stringValue?.contains("test refuses the upgrade") == true, "\(String(describing: output))")
+        #expect(output?["failed"]?.int64Value == 1)
+        #expect(sqlite(log, "PRAGMA user_version") == "1")
+        #expect(sqlite(log, "SELECT * FROM flights ORDER BY id") + sqlite(log, "SELECT count(*), sum(gps_count) FROM minutes") == before)
+        let flights = runProcess(Binaries.cockpitctl, ["--socket", socket, "flights"])
+        #expect(flights.status == 4 && flights.stderr.contains("not upgraded yet"), "\(flights.stderr)")
+        #expect(statusJSON(socket) != nil, "the daemon stopped answering")
+        // The offline tool still reads the copy as it is.
+        #expect(runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout.contains(" ell "))
     }
 
     @Test func aLogOfANewerSchemaIsLeftAsItIs() throws {

@@ -23,6 +23,8 @@ final class FlightLogOutput: RunnerOutput {
 
     enum Job: Sendable {
         case item(FlightLogWriter.Item)
+        /// Upgrade a log of an older schema, on the writer's queue before any row (the daemon does not wait for it).
+        case finishOpening
         /// Checkpoint the WAL into the file and close it (a clean stop).
         case close
     }
@@ -58,15 +60,15 @@ final class FlightLogOutput: RunnerOutput {
         let box = WriterBox()
         var initial = Shared()
         do {
-            let writer = try FlightLogWriter(path: path, limitBytes: limitBytes, synchronous: synchronous)
+            let writer = try FlightLogWriter(path: path, limitBytes: limitBytes, synchronous: synchronous, upgradeLater: true)
             box.writer = writer
             initial.counters = writer.counters
             initial.usedBytes = try? writer.usedBytes()
-            if writer.schemaFound > 0, writer.schemaFound < FlightLogWriter.schemaVersion {
-                logger.notice("flight log \(path): upgraded from schema \(writer.schemaFound) to \(FlightLogWriter.schemaVersion) (GPS maxima and minute rollups per datum, MSL and ellipsoid, rebuilt from the samples)")
-            }
-            if writer.counters.recoveredFlights > 0 {
-                logger.notice("flight log: \(writer.counters.recoveredFlights) flight(s) left open by a power cut closed as ended unexpectedly")
+            if writer.needsUpgrade {
+                initial.state = "upgrading from schema \(writer.schemaFound) to \(FlightLogWriter.schemaVersion)"
+                logger.notice("flight log \(path): upgrading from schema \(writer.schemaFound) to \(FlightLogWriter.schemaVersion) on the writer's thread (rows wait in the queue meanwhile)")
+            } else {
+                Self.noteRecovered(writer, logger: logger)
             }
         } catch {
             initial.state = "not open"
@@ -85,10 +87,44 @@ final class FlightLogOutput: RunnerOutput {
         handOff = BoundedHandOff(label: "cockpitd.flight-log", capacity: 600, policy: policy) { [box] job in
             switch job {
             case .item(let item): Self.write(item, box: box, shared: shared, logger: logger)
+            case .finishOpening: Self.finishOpening(box: box, shared: shared, logger: logger)
             case .close:
                 box.writer?.checkpoint()
                 box.writer = nil
                 shared.withLock { if $0.state == "logging" { $0.state = "closed" } }
+            }
+        }
+        if box.writer?.needsUpgrade == true { handOff?.offer(.finishOpening) }
+    }
+
+    private static func noteRecovered(_ writer: FlightLogWriter, logger: Logger) {
+        if writer.counters.recoveredFlights > 0 {
+            logger.notice("flight log: \(writer.counters.recoveredFlights) flight(s) left open by a power cut closed as ended unexpectedly")
+        }
+    }
+
+    private static func finishOpening(box: WriterBox, shared: SharedBox, logger: Logger) {
+        guard let writer = box.writer else { return }
+        let start = MonotonicClock.now()
+        do {
+            try writer.finishOpening()
+            let seconds = MonotonicClock.now().seconds(since: start)
+            logger.notice("flight log \(writer.path): upgraded from schema \(writer.schemaFound) to \(FlightLogWriter.schemaVersion) in \(Int((seconds * 1000).rounded())) ms (GPS maxima and minute rollups per datum, MSL and ellipsoid, rebuilt from the samples)")
+            noteRecovered(writer, logger: logger)
+            let counters = writer.counters
+            shared.withLock {
+                $0.state = "logging"
+                $0.counters = counters
+            }
+        } catch {
+            // The upgrade is one transaction: the file stays at its old schema, readable, and is tried again next start.
+            logger.error("flight log \(writer.path): upgrade failed: \(error) — not logging; the daemon keeps running")
+            box.writer = nil
+            shared.withLock {
+                $0.state = "not open"
+                $0.failed += 1
+                $0.lastError = error.description
+                $0.diskFull = error.code & 0xFF == 13
             }
         }
     }

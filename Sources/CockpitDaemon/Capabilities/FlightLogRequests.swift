@@ -42,7 +42,15 @@ enum FlightLogQueries {
             return .failure(.init(.noDatabase, "no flight log (cockpitd --flight-log FILE)"))
         }
         do {
-            return .success(try body(try FlightLogReader(path: output.path)))
+            let reader = try FlightLogReader(path: output.path)
+            // An older schema is read by working the new columns out of every sample (for `cockpitd flight-log` on a
+            // copied file); on the event loop that could take seconds on a big log. The writer upgrades it right
+            // after start, so the daemon asks the client to come back instead.
+            guard reader.schema >= FlightLogWriter.schemaVersion else {
+                return .failure(.init(.unavailable, "the flight log is at schema \(reader.schema) and not upgraded yet "
+                                      + "(status.outputs.flight-log.state says how it goes); try again shortly"))
+            }
+            return .success(try body(reader))
         } catch let notFound as NotFound {
             return .failure(.init(.notFound, "no flight \(notFound.flight) in the log (cockpitctl flights lists them)"))
         } catch {

@@ -32,23 +32,25 @@ public final class FlightLogWriter {
     public let path: String
     public let limitBytes: Int64
     let database: SQLiteDatabase
-    let insertSample: SQLiteDatabase.Statement
-    let upsertMinute: SQLiteDatabase.Statement
-    let updateFlight: SQLiteDatabase.Statement
-    let insertAlert: SQLiteDatabase.Statement
-    let insertFlight: SQLiteDatabase.Statement
+    /// Prepared once the file is at this build's schema (`finishOpening`).
+    private var statements: Statements?
     public private(set) var counters = Counters()
     /// The open flight, kept in memory and written whole with each sample.
     public private(set) var openFlight: FlightLogFlight?
-    /// The schema the file had when it was opened (0: a new file); below `FlightLogSchema.version` it was upgraded.
+    /// The schema the file had when it was opened (0: a new file); below `FlightLogSchema.version` it is upgraded
+    /// by `finishOpening` (in the init, unless it was told to leave that for the writer's thread).
     public let schemaFound: Int64
+    /// True until the file is at this build's schema and ready to write.
+    public var needsUpgrade: Bool { statements == nil }
     public static var schemaVersion: Int64 { FlightLogSchema.version }
     private var lastSample: FlightLogSample?
     private let pageSize: Int64
     private let walCounter = WALCounter()
     private var samplesSincePruneCheck = 0
 
-    public init(path: String, limitBytes: Int64, synchronous: Synchronous = .full) throws(SQLiteDatabase.Failure) {
+    /// `upgradeLater`: an older file is not upgraded here but by `finishOpening` (or the first `write`), so a daemon
+    /// starting on a big schema-1 log is not held up by the upgrade (seconds on a Pi; systemd allows 30 s to READY).
+    public init(path: String, limitBytes: Int64, synchronous: Synchronous = .full, upgradeLater: Bool = false) throws(SQLiteDatabase.Failure) {
         self.path = path
         self.limitBytes = limitBytes
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
@@ -63,15 +65,8 @@ public final class FlightLogWriter {
         try database.execute("PRAGMA wal_autocheckpoint = 256")
         try database.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try database.execute("PRAGMA journal_size_limit = 1048576")
-        schemaFound = try FlightLogMigration.bringUp(database)
-        insertSample = try database.prepare(FlightLogSchema.insertSample)
-        upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
-        updateFlight = try database.prepare(FlightLogSchema.updateFlight)
-        insertAlert = try database.prepare("INSERT INTO alerts VALUES (?1, ?2, ?3)")
-        insertFlight = try database.prepare("""
-            INSERT INTO flights (takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight, last_sample_utc)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?1)
-            """)
+        schemaFound = try FlightLogMigration.schema(of: database)
+        if schemaFound > FlightLogSchema.version { throw FlightLogMigration.newerSchema(schemaFound) }
         pageSize = try Self.pragma(database, "page_size")
         let counter = Unmanaged.passUnretained(walCounter).toOpaque()
         sqlite3_wal_hook(database.handle, { context, _, _, pages in
@@ -79,7 +74,37 @@ public final class FlightLogWriter {
             Unmanaged<WALCounter>.fromOpaque(context).takeUnretainedValue().committed(walPages: Int64(pages))
             return SQLITE_OK
         }, counter)
+        if !(upgradeLater && schemaFound > 0 && schemaFound < FlightLogSchema.version) { try finishOpening() }
+    }
+
+    /// Creates the tables (a new file) or upgrades an older file, prepares the statements, and closes the flights a
+    /// power cut left open. Does nothing the second time.
+    public func finishOpening() throws(SQLiteDatabase.Failure) {
+        guard statements == nil else { return }
+        try FlightLogMigration.bringUp(database)
+        statements = try Statements(database)
         try recover()
+    }
+
+    /// The statements every write uses, after `finishOpening`.
+    final class Statements {
+        let insertSample, upsertMinute, updateFlight, insertAlert, insertFlight: SQLiteDatabase.Statement
+        init(_ database: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+            insertSample = try database.prepare(FlightLogSchema.insertSample)
+            upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
+            updateFlight = try database.prepare(FlightLogSchema.updateFlight)
+            insertAlert = try database.prepare("INSERT INTO alerts VALUES (?1, ?2, ?3)")
+            insertFlight = try database.prepare("""
+                INSERT INTO flights (takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight, last_sample_utc)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?1)
+                """)
+        }
+    }
+
+    private func prepared() throws(SQLiteDatabase.Failure) -> Statements {
+        try finishOpening()
+        guard let statements else { throw SQLiteDatabase.Failure(code: SQLITE_MISUSE, message: "flight log not open") }
+        return statements
     }
 
     deinit { sqlite3_wal_hook(database.handle, nil, nil) }
@@ -110,6 +135,7 @@ public final class FlightLogWriter {
 
     /// One transaction: the item and what it implies for the open flight. Rolls back and throws on failure.
     public func write(_ item: Item) throws(SQLiteDatabase.Failure) {
+        try finishOpening()
         try database.execute("BEGIN IMMEDIATE")
         do {
             try apply(item)
@@ -133,6 +159,8 @@ public final class FlightLogWriter {
     private func apply(_ item: Item) throws(SQLiteDatabase.Failure) {
         switch item {
         case .sample(let sample):
+            let statements = try prepared()
+            let insertSample = statements.insertSample, upsertMinute = statements.upsertMinute
             insertSample.reset()
             FlightLogSchema.bind(sample, to: insertSample)
             try insertSample.step()
@@ -157,6 +185,7 @@ public final class FlightLogWriter {
         case .landing(let place):
             if openFlight != nil { try close(at: place, end: .landed) }
         case .alert(let alert):
+            let insertAlert = try prepared().insertAlert
             insertAlert.reset()
             insertAlert.bind(1, alert.utc.secondsSinceEpoch)
             insertAlert.bind(2, alert.kind)
@@ -177,6 +206,7 @@ public final class FlightLogWriter {
     /// `samplesSince`: the newest sample logged so far, when samples between the takeoff (confirmed after it
     /// happened) and now are already in the log: the flight takes them in too.
     private func open(_ place: FlightLogPlace, startedInFlight: Bool, samplesSince newest: UTCInstant?) throws(SQLiteDatabase.Failure) {
+        let insertFlight = try prepared().insertFlight
         insertFlight.reset()
         insertFlight.bind(1, place.utc.secondsSinceEpoch)
         insertFlight.bind(2, place.latitudeDegrees)
@@ -202,6 +232,7 @@ public final class FlightLogWriter {
     }
 
     private func store(_ flight: FlightLogFlight) throws(SQLiteDatabase.Failure) {
+        let updateFlight = try prepared().updateFlight
         updateFlight.reset()
         FlightLogSchema.bind(flight, to: updateFlight)
         try updateFlight.step()
