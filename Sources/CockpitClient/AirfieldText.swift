@@ -2,9 +2,10 @@ public import CockpitCore
 
 /// Human forms of airfield answers (cockpitctl nearest / airfield and the panel's NEAREST line).
 public enum AirfieldText {
+    /// Always `decimals` digits after the point (13.0 nm, 118.930 MHz), so a column reads evenly.
     static func n(_ value: JSONValue?, _ decimals: Int = 0) -> String {
         guard let value, let number = value.doubleValue else { return "—" }
-        return JSONWriter.string(.number(number, decimals: decimals))
+        return FixedText.format(number, decimals: decimals)
     }
 
     static func bearing(_ value: JSONValue?) -> String {
@@ -43,24 +44,33 @@ public enum AirfieldText {
         return text
     }
 
+    /// The table's time en route, at most 11 characters: "7 min 09 s", "10 min 51 s", "1 h 05 min" (seconds do not
+    /// matter an hour out).
+    static func ete(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 3_570 else { return Durations.hoursMinutesSeconds(seconds) }
+        let minutes = Int((seconds / 60).rounded())
+        return minutes >= 6_000 ? "> 99 h" : "\(minutes / 60) h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60) min"
+    }
+
     public static func nearest(_ answer: JSONValue) -> String {
         var lines: [String] = []
         let from = answer["from"]
         lines.append("from \(n(from?["latitudeDegrees"], 4)), \(n(from?["longitudeDegrees"], 4)) (\(from?["source"]?.stringValue ?? "?")); declination \(n(answer["declinationDegrees"], 1))° (\(answer["declinationDateSource"]?.stringValue ?? "?")); data \(answer["databaseDate"]?.stringValue ?? "?")")
-        if let filter = answer["filter"]?.stringValue { lines.append("showing: \(filter)") }
+        if let filter = answer["filter"]?.stringValue { lines.append("showing: \(filter)\(filter.hasPrefix("every kind") ? "" : " (--all: every kind)")") }
         let results = answer["results"]?.arrayValue ?? []
         if results.isEmpty {
             lines.append("no airfield matches within the search radius")
             return lines.joined(separator: "\n")
         }
-        lines.append("IDENT    NAME                          DIST nm  BRG °M/°T  ETE       ELEV ft  RUNWAY")
+        // Numbers end under the last character of their heading.
+        lines.append("IDENT    NAME                         DIST nm  BRG °M/°T  ETE          ELEV ft  RUNWAY")
         for result in results {
             var line = (result["ident"]?.stringValue ?? "?").padding(to: 9)
             line += clipped(result["name"]?.stringValue ?? "", 29)
             line += n(result["distanceNauticalMiles"], 1).leftPadded(to: 7) + "  "
             line += "\(bearing(result["bearingMagneticDegrees"]))/\(bearing(result["bearingTrueDegrees"]))".padding(to: 11)
-            line += (result["estimatedTimeEnRouteSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0) } ?? "—").padding(to: 9)
-            line += (result["elevationFeet"]?.doubleValue.map { String(Int($0)) } ?? "?").leftPadded(to: 7) + "  "
+            line += (result["estimatedTimeEnRouteSeconds"]?.doubleValue.map(ete) ?? "—").padding(to: 12)
+            line += (result["elevationFeet"]?.doubleValue.map { String(Int($0)) } ?? "?").leftPadded(to: 8) + "  "
             line += runway(result)
             if let type = result["type"]?.stringValue, type != "small_airport", type != "medium_airport", type != "large_airport" {
                 line += "  [\(type.replacingUnderscores)]"

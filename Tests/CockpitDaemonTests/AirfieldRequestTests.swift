@@ -37,6 +37,52 @@ final class AirfieldRequestTests {
         // Human form.
         let human = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "--min-runway", "8000", "--hard", "--socket", socketPath])
         #expect(human.stdout.contains("LSZH"))
+        // The filter line says what was asked for (it used to say "usable by the aircraft" whatever the options).
+        #expect(human.stdout.contains("showing: land airports (no heliports, seaplane bases or closed fields), hard runway ≥ 8000 ft, within 100 nm, nearest 10"),
+                "\(human.stdout)")
+        let all = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "--all", "--radius", "2.5", "--socket", socketPath])
+        #expect(all.stdout.contains("showing: every kind of airfield, within 2.5 nm, nearest 10\n"), "\(all.stdout)")
+    }
+
+    /// Around Zürich twelve airfields within 21 nm: every row's distance has its one decimal (12.9, and 13.0 rather
+    /// than 13) and ends under the end of "DIST nm", and the elevation ends under "ELEV ft" whatever the width of
+    /// the time en route before it.
+    @Test func nearestTableColumnsLineUp() throws {
+        let result = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "-n", "12", "--socket", socketPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { Array($0) }
+        let header = try #require(lines.first { String($0).hasPrefix("IDENT") })
+        func end(of heading: String) -> Int? {
+            String(header).firstRange(of: heading).map { String(header)[..<$0.upperBound].count }
+        }
+        let distanceEnd = try #require(end(of: "DIST nm")), elevationEnd = try #require(end(of: "ELEV ft"))
+        let rows = lines.filter { $0.count > elevationEnd && $0.first != " " && !String($0).hasPrefix("IDENT") && !String($0).hasPrefix("from") && !String($0).hasPrefix("showing") }
+        #expect(rows.count == 12)
+        for row in rows {
+            let distance = String(row[(distanceEnd - 7)..<distanceEnd]).split(separator: " ").last.map(String.init) ?? ""
+            let parts = distance.split(separator: ".")
+            #expect(parts.count == 2 && parts[1].count == 1 && Double(distance) != nil, "distance '\(distance)' in \(String(row))")
+            #expect(row[distanceEnd] == " " && row[elevationEnd] == " ", "\(String(row))")
+            let elevation = String(row[(elevationEnd - 8)..<elevationEnd]).split(separator: " ").last.map(String.init) ?? ""
+            #expect(Int(elevation) != nil || elevation == "?", "elevation '\(elevation)' in \(String(row))")
+        }
+        // With a ground speed the time en route takes up to 11 characters; the columns after it stay put, and a
+        // whole distance keeps its decimal. (The answer as the daemon writes it: JSON numbers drop a trailing .0.)
+        let answer = try JSONParser.parse("""
+            {"from":{"latitudeDegrees":47.46,"longitudeDegrees":8.55,"source":"gps"},"filter":"every kind of airfield","results":[
+             {"ident":"AAAA","name":"Three Minutes","distanceNauticalMiles":3.4,"bearingMagneticDegrees":5,"bearingTrueDegrees":7,"estimatedTimeEnRouteSeconds":187,"elevationFeet":1417},
+             {"ident":"BBBB","name":"Eleven Minutes","distanceNauticalMiles":13,"bearingMagneticDegrees":95,"bearingTrueDegrees":97,"estimatedTimeEnRouteSeconds":651,"elevationFeet":95},
+             {"ident":"CCCC","name":"An Hour Out","distanceNauticalMiles":120.25,"bearingMagneticDegrees":195,"bearingTrueDegrees":197,"estimatedTimeEnRouteSeconds":3800,"elevationFeet":12001}]}
+            """)
+        let table = AirfieldText.nearest(answer).split(separator: "\n").map(String.init)
+        let rendered = try #require(table.firstIndex { $0.hasPrefix("IDENT") })
+        #expect(table[rendered + 1].contains(" 3.4  ") && table[rendered + 2].contains(" 13.0  ") && table[rendered + 3].contains(" 120.3  "), "\(table)")
+        #expect(table[rendered + 2].contains("10 min 51 s") && table[rendered + 3].contains("1 h 03 min"), "\(table)")
+        for row in table[(rendered + 1)...] {
+            let characters = Array(row)
+            #expect(characters.count > elevationEnd && characters[elevationEnd] == " " && characters[elevationEnd - 1].isNumber, "\(row)")
+            #expect(characters[distanceEnd] == " " && characters[distanceEnd - 1].isNumber, "\(row)")
+        }
     }
 
     @Test func nearestWithoutAPositionSaysSo() {

@@ -223,6 +223,34 @@ public struct AirfieldFilter: Sendable, Equatable {
         }
         return true
     }
+
+    /// What the filter lets through, in a pilot's words: "land airports (…), hard runway ≥ 6000 ft, within 80 nm,
+    /// nearest 12". An airfield whose runway length is not in the database fails any runway minimum.
+    public var summary: String {
+        var parts: [String] = []
+        if let types {
+            if types == [.smallAirport, .mediumAirport, .largeAirport] {
+                parts.append("land airports (no heliports, seaplane bases or closed fields)")
+            } else {
+                parts.append(AirfieldType.allCases.filter(types.contains).map(\.rawValue).joined(separator: ", "))
+            }
+        } else {
+            var excluded: [String] = []
+            if excludeHeliports { excluded.append("heliports") }
+            if excludeSeaplaneBases { excluded.append("seaplane bases") }
+            parts.append("every kind of airfield" + (excluded.isEmpty ? "" : " but " + excluded.joined(separator: " and ")))
+        }
+        let minimum = minimumRunwayFeet.map { " ≥ \(Int($0.rounded())) ft" } ?? ""
+        if hardSurfaceOnly {
+            parts.append("hard runway" + minimum)
+        } else if !minimum.isEmpty {
+            parts.append("runway" + minimum)
+        }
+        let radius = radiusNauticalMiles.rounded() == radiusNauticalMiles ? String(Int(radiusNauticalMiles)) : String(radiusNauticalMiles)
+        parts.append("within \(radius) nm")
+        parts.append("nearest \(maximumCount)")
+        return parts.joined(separator: ", ")
+    }
 }
 
 /// One answer of the nearest query.

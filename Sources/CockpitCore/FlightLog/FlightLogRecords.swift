@@ -207,27 +207,3 @@ public struct FlightLogAlert: Sendable, Equatable {
         self.message = message
     }
 }
-
-/// Fixed-point text for exports (no Foundation formatter): `decimals` digits after the point, rounded half away
-/// from zero.
-enum FixedText {
-    static func format(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let integer = Int64(scaled)
-        let divisor = Int64(scale)
-        let whole = integer / divisor, fraction = integer % divisor
-        let sign = value < 0 && integer != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + String(whole) }
-        let digits = String(fraction)
-        return sign + String(whole) + "." + String(repeating: "0", count: decimals - digits.count) + digits
-    }
-
-    static func padded(_ value: Int, width: Int) -> String {
-        let digits = String(abs(value))
-        let body = String(repeating: "0", count: max(0, width - digits.count - (value < 0 ? 1 : 0))) + digits
-        return value < 0 ? "-" + body : body
-    }
-}

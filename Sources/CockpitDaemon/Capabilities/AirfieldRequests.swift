@@ -66,7 +66,7 @@ enum AirfieldQueries {
                     "declinationDate": .string(utc.iso8601), "declinationDateSource": .string(dateSource),
                     "databaseDate": .string(store.dataDate),
                     "index": .string(store.indexSource),
-                    "filter": .string(request.all ? "all" : "usable by the aircraft (no heliports or seaplane bases; all: every kind)"),
+                    "filter": .string(filter.summary),
                     "results": .array(results.map { .object($0.json) }),
                 ])))
             } catch {
