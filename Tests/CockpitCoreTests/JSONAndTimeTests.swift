@@ -113,3 +113,19 @@ struct EngineTests {
         for section in ["gps", "baro", "flight", "hypoxia", "airfields", "traffic"] { #expect(keys.contains(section)) }
     }
 }
+
+@Suite("Fixed-decimal text")
+struct FixedTextTests {
+    /// Tables and exports keep their decimals (JSON drops a trailing .0); halves round away from zero (2.25 and
+    /// 120.25 are exact in binary); a value too big for Int64 is written as Swift prints it instead of trapping.
+    @Test func decimalsAreKeptAndHugeValuesDoNotTrap() {
+        #expect(FixedText.format(13, decimals: 1) == "13.0")
+        #expect(FixedText.format(118.93, decimals: 3) == "118.930")
+        #expect(FixedText.format(2.25, decimals: 1) == "2.3" && FixedText.format(-2.25, decimals: 1) == "-2.3")
+        #expect(FixedText.format(120.25, decimals: 1) == "120.3")
+        #expect(FixedText.format(-0.04, decimals: 1) == "0.0")
+        #expect(FixedText.format(1e300, decimals: 1) == "1e+300")
+        #expect(FixedText.format(-9.3e18, decimals: 0) == "-9.3e+18")
+        #expect(FixedText.format(.infinity, decimals: 2) == "0")
+    }
+}
