@@ -37,12 +37,16 @@ public enum HypoxiaText {
         lines.append("time to alert   \(number(section["secondsToAlert"]).map(Durations.hoursMinutesSeconds) ?? (section["alertLatched"]?.boolValue == true ? "alert reached" : "— (below 10,000 ft)"))")
         if let silenced = number(section["silencedForSeconds"]) { lines.append("silenced        \(Durations.hoursMinutesSeconds(silenced)) more") }
         if let thresholds = section["thresholdsFeet"]?.objectValue {
+            // "10,000*: 12 min 30 s": the time spent above each rule's altitude (feet), * while above it now.
+            var anyAbove = false
             let text = thresholds.members.map { member -> String in
                 let seconds = member.value["seconds"]?.doubleValue ?? 0
-                let above = member.value["above"]?.boolValue == true ? "*" : ""
-                return "\(member.key)\(above): \(Durations.hoursMinutesSeconds(seconds))"
+                let above = member.value["above"]?.boolValue == true
+                anyAbove = anyAbove || above
+                let feet = Int(member.key).map(HistoryGraph.grouped) ?? member.key
+                return "\(feet)\(above ? "*" : ""): \(Durations.hoursMinutesSeconds(seconds))"
             }.joined(separator: "  ")
-            lines.append("time above      \(text)")
+            lines.append("time above (ft) \(text)\(anyAbove ? "  (* above it now)" : "")")
         }
         let advisories = section["advisories"]?.arrayValue ?? []
         lines.append("advisories      \(advisories.isEmpty ? "none" : "")")

@@ -72,6 +72,10 @@ struct HypoxiaReplayTests {
         let shown = runProcess(Binaries.cockpitctl, ["hypoxia", "--socket", socket])
         #expect(shown.stdout.contains("silenced"))
         #expect(shown.stdout.contains("advisories"))
+        // At 25,000 ft every rule's altitude is below the aircraft: each is marked, and the line says in what unit.
+        let above = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("time above (ft) ") })
+        for feet in ["10,000", "12,500", "14,000", "15,000"] { #expect(above.contains(" \(feet)*: "), "\(above)") }
+        #expect(above.hasSuffix("(* above it now)"), "\(above)")
         #expect(!shown.stdout.contains("*** CHECK OXYGEN ***"))
     }
 }
