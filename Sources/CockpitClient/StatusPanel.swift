@@ -69,7 +69,8 @@ public enum StatusPanel {
         }
         let lat = gps["latitudeDegrees"]?.doubleValue.map { formatCoordinate($0, positive: "N", negative: "S") } ?? "—"
         let lon = gps["longitudeDegrees"]?.doubleValue.map { formatCoordinate($0, positive: "E", negative: "W") } ?? "—"
-        let altitude = gps["altitudeMSLFeet"].flatMap { $0.isNull ? nil : "\(text($0)) ft MSL" }
+        let derived = gps["altitudeMSLSource"]?.stringValue.map { $0 == "receiver" ? "" : " (\($0))" } ?? ""
+        let altitude = gps["altitudeMSLFeet"].flatMap { $0.isNull ? nil : "\(text($0)) ft MSL\(derived)" }
             ?? gps["altitudeHAEFeet"].flatMap { $0.isNull ? nil : "\(text($0)) ft HAE" } ?? "alt —"
         let speed = gps["groundSpeedKnots"].map(text) ?? "—"
         let track = gps["trackTrueDegrees"].map(text) ?? "—"

@@ -47,9 +47,14 @@ public final class CoreRunner {
         advanceClock(to: timed.time)
         lastInputTime = timed.time
         recorder?.append(timed)
-        guard let event = decoder.decode(timed.input) else { return }
+        guard var event = decoder.decode(timed.input) else { return }
         if case .gps(.fix(let fix)) = event, fix.hasValidPosition, let sample = terrain?.sample(for: fix) {
             apply(.terrain(sample), at: timed.time)
+            // A source that gives only the ellipsoid height (an IGC file): with `--geoid`, MSL = HAE − N, marked as
+            // worked out, for everything after (status, flight state, hypoxia fallback, traffic, log, summary).
+            if let derived = fix.withMSLAltitude(fromGeoidSeparationMeters: sample.geoidSeparationMeters) {
+                event = .gps(.fix(derived))
+            }
         }
         apply(event, at: timed.time)
     }

@@ -103,6 +103,12 @@ enum SummaryText {
         }.joined()
     }
 
+    /// " (HAE − EGM96 for 9762 fixes)" when MSL altitudes were worked out with --geoid rather than read.
+    static func mslNote(_ summary: JSONObject) -> String {
+        guard let count = summary["fixesWithMSLFromGeoidModel"]?.int64Value, count > 0 else { return "" }
+        return " (HAE − EGM96 for \(count) fixes)"
+    }
+
     static func recordingLine(_ summary: JSONObject) -> String {
         guard let recording = summary["recording"], recording != .null else { return "" }
         let state = recording["stoppedReason"]?.stringValue.map { "STOPPED: \($0)" } ?? "complete"
@@ -130,7 +136,7 @@ enum SummaryText {
               first fix (UTC)   \(value("firstFixUTC"))
               last fix (UTC)    \(value("lastFixUTC"))
               time span         \(span)
-              max GPS altitude  MSL \(value("maxGpsAltitudeMSLFeet")) ft, ellipsoid \(value("maxGpsAltitudeHAEFeet")) ft
+              max GPS altitude  MSL \(value("maxGpsAltitudeMSLFeet")) ft\(mslNote(summary)), ellipsoid \(value("maxGpsAltitudeHAEFeet")) ft
               max cabin altitude \(value("maxCabinAltitudeFeet")) ft (pressure altitude, 1013.25 hPa)
               takeoffs          \(transitionLines(summary, "takeoffs"))
               landings          \(transitionLines(summary, "landings"))

@@ -157,6 +157,38 @@ struct FlightLogDatumTests {
         #expect(runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout.contains(" ell "))
     }
 
+    /// An IGC file gives only ellipsoid heights. With `--geoid` every fix gets MSL = HAE − N (EGM96 under the fix,
+    /// the grid checked against published values in TerrainTests), marked as worked out; without it, no MSL at all.
+    @Test func withAGeoidGridAnEllipsoidOnlySourceGetsAWorkedOutMSLAltitude() throws {
+        let geoidPath = Fixtures.path("geoid/egm96_15.gtx")
+        let geoid = try #require(GeoidModel(path: geoidPath))
+        let log = temporaryPath(".sqlite")
+        defer { Self.remove(log) }
+        var options = ReplayOptions(path: Self.ellipsoidIGC, speed: .infinity)
+        options.settings[FlightSettings.self].profile = .paraglider
+        options.settings[FlightSettings.self].profileGiven = true
+        options.settings[FlightSettings.self].geoidPath = geoidPath
+        options.settings[FlightLogSettings.self].path = log
+        let summary = try ReplayRunner.run(options, logger: quietLogger).summary
+        // Expected from the IGC text: the highest GNSS altitude less the undulation at that fix.
+        let fixes = IGCText.fixes(readFile(Self.ellipsoidIGC)).filter(\.valid)
+        let expected = fixes.map { Double($0.gnssMeters) - geoid.undulationMeters(latitude: $0.latitude, longitude: $0.longitude) }.max()
+        let highestMSLFeet = try #require(expected) / 0.3048
+        #expect(abs((summary["maxGpsAltitudeMSLFeet"]?.doubleValue ?? 0) - highestMSLFeet) <= 1, "\(highestMSLFeet) ft")
+        #expect(summary["fixesWithMSLFromGeoidModel"]?.int64Value == summary["gpsFixes"]?.int64Value)
+        // The log has both, N apart; the flight's maximum is now MSL, so the list shows no "ell".
+        let spread = sqlite(log, "SELECT printf('%.1f %.1f', min(gps_hae_ft - gps_msl_ft) * 0.3048, max(gps_hae_ft - gps_msl_ft) * 0.3048) FROM samples WHERE gps_hae_ft IS NOT NULL")
+        let undulations = fixes.map { geoid.undulationMeters(latitude: $0.latitude, longitude: $0.longitude) }
+        #expect(spread == "\(FixedText.format(undulations.min() ?? 0, decimals: 1)) \(FixedText.format(undulations.max() ?? 0, decimals: 1))", "\(spread)")
+        #expect(!runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout.contains(" ell "))
+
+        // Without the grid: nothing is made up.
+        options.settings[FlightSettings.self].geoidPath = nil
+        options.settings[FlightLogSettings.self].path = nil
+        let plain = try ReplayRunner.run(options, logger: quietLogger).summary
+        #expect(plain["maxGpsAltitudeMSLFeet"] == .null && plain["fixesWithMSLFromGeoidModel"]?.int64Value == 0)
+    }
+
     @Test func aLogOfANewerSchemaIsLeftAsItIs() throws {
         let log = Self.copyOfSchema1()
         defer { Self.remove(log) }

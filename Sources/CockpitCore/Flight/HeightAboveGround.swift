@@ -24,7 +24,7 @@ public enum HeightAboveGround {
 
     public static func estimate(fix: GPSFix, terrain: TerrainSample?, nearest: NearestAirfield?) -> (feet: Double?, source: Source) {
         var msl = fix.altitudeMSLMeters
-        var mslFromHAE = false
+        var mslFromHAE = fix.altitudeMSLFromGeoidModel
         if msl == nil, let hae = fix.altitudeHAEMeters, let n = terrain?.geoidSeparationMeters {
             msl = hae - n
             mslFromHAE = true

@@ -34,6 +34,9 @@ public struct GPSFix: Sendable, Equatable {
     public var horizontalErrorMeters: Double?
     /// Estimated vertical error (gpsd `epv`), metres.
     public var verticalErrorMeters: Double?
+    /// True when `altitudeMSLMeters` was not reported but worked out as the ellipsoid height minus the EGM96 geoid
+    /// undulation under the fix (`--geoid`), for a source that gives only the ellipsoid height (IGC files).
+    public var altitudeMSLFromGeoidModel = false
 
     public init(utc: UTCInstant? = nil, mode: GPSFixMode, latitudeDegrees: Double? = nil, longitudeDegrees: Double? = nil,
                 altitudeMSLMeters: Double? = nil, altitudeHAEMeters: Double? = nil,
@@ -51,6 +54,17 @@ public struct GPSFix: Sendable, Equatable {
         self.climbMetersPerSecond = climbMetersPerSecond
         self.horizontalErrorMeters = horizontalErrorMeters
         self.verticalErrorMeters = verticalErrorMeters
+    }
+
+    /// This fix with its MSL altitude worked out from its ellipsoid height and the geoid undulation `separationMeters`
+    /// (N: MSL = HAE − N), when it has an ellipsoid height and no MSL altitude of its own; nil otherwise.
+    public func withMSLAltitude(fromGeoidSeparationMeters separationMeters: Double?) -> GPSFix? {
+        guard altitudeMSLMeters == nil, let hae = altitudeHAEMeters, hae.isFinite,
+              let separationMeters, separationMeters.isFinite, abs(separationMeters) < 200 else { return nil }
+        var fix = self
+        fix.altitudeMSLMeters = hae - separationMeters
+        fix.altitudeMSLFromGeoidModel = true
+        return fix
     }
 
     /// A fix is usable for navigation when it has a 2D/3D mode and a finite, in-range position.

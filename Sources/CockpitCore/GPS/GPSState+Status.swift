@@ -21,6 +21,8 @@ extension StatusSnapshot {
             "latitudeDegrees": .number(fix?.latitudeDegrees, decimals: 7),
             "longitudeDegrees": .number(fix?.longitudeDegrees, decimals: 7),
             "altitudeMSLFeet": .number(feet(fix?.altitudeMSLMeters), decimals: 0),
+            // Where the MSL altitude came from: the receiver, or its ellipsoid height − the EGM96 undulation (--geoid).
+            "altitudeMSLSource": .optional(fix?.altitudeMSLMeters == nil ? nil : fix?.altitudeMSLFromGeoidModel == true ? "HAE − EGM96" : "receiver"),
             "altitudeHAEFeet": .number(feet(fix?.altitudeHAEMeters), decimals: 0),
             "groundSpeedKnots": .number(fix?.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)),
                                         decimals: 1),

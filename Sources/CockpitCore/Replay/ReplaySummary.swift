@@ -16,6 +16,8 @@ public struct ReplaySummary: Sendable {
     public private(set) var fixUTCStepsBackwards = 0
     public private(set) var maxAltitudeMSLFeet: Double?
     public private(set) var maxAltitudeHAEFeet: Double?
+    /// Fixes whose MSL altitude was worked out from the ellipsoid height and EGM96 (`--geoid`), not reported.
+    public private(set) var fixesWithMSLFromGeoidModel = 0
     public private(set) var maxCabinAltitudeFeet: Double?
     public private(set) var alerts: [Alert] = []
     /// Time with the published cabin altitude at or above 10,000 ft (summed over heartbeat ticks), and when it began.
@@ -71,6 +73,7 @@ public struct ReplaySummary: Sendable {
                 }
                 if let msl = fix.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:)) {
                     maxAltitudeMSLFeet = max(maxAltitudeMSLFeet ?? msl, msl)
+                    if fix.altitudeMSLFromGeoidModel { fixesWithMSLFromGeoidModel += 1 }
                 }
                 if let hae = fix.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)) {
                     maxAltitudeHAEFeet = max(maxAltitudeHAEFeet ?? hae, hae)
@@ -120,6 +123,7 @@ public struct ReplaySummary: Sendable {
             "fixUTCStepsBackwards": .integer(Int64(fixUTCStepsBackwards)),
             "maxGpsAltitudeMSLFeet": .number(maxAltitudeMSLFeet, decimals: 0),
             "maxGpsAltitudeHAEFeet": .number(maxAltitudeHAEFeet, decimals: 0),
+            "fixesWithMSLFromGeoidModel": .integer(Int64(fixesWithMSLFromGeoidModel)),
             "maxCabinAltitudeFeet": .number(maxCabinAltitudeFeet, decimals: 0),
             "takeoffs": .array(takeoffs.map { .object($0.json) }),
             "landings": .array(landings.map { .object($0.json) }),
