@@ -41,6 +41,27 @@ struct AirfieldStoreTests {
         return [plain, hard, wide, AircraftProfile().filter]
     }()
 
+    /// Port Alexander Seaplane Base, Alaska (PAAP), has a 3,000 ft water lane; the nearest land airport with 2,000 ft
+    /// of runway is Kake (PAFE, 4,000 ft), 49.44 nm away on the WGS-84 ellipsoid (OurAirports' positions; found by a
+    /// haversine scan and measured with a separate Vincenty in Python). "Best suitable" for the default aircraft used
+    /// to send a landplane to the water.
+    @Test func bestSuitableIsNeverASeaplaneBase() throws {
+        let store = try AirfieldData.store()
+        let best = try store.nearest(latitude: 56.246799, longitude: -134.647995, filter: AircraftProfile().filter,
+                                     declinationDegrees: nil, groundSpeedKnots: nil)
+        #expect(best.map(\.airfield.ident) == ["PAFE"])
+        #expect(abs((best.first?.distanceNauticalMiles ?? 0) - 49.438) < 0.005)
+        // Nowhere: over every seaplane base with a long water lane, the answer is a land airport.
+        let bases = try store.index().sites.filter { $0.type == .seaplaneBase && ($0.longestRunwayFeet ?? 0) >= 2_000 }
+        #expect(bases.count >= 500)
+        for base in bases.prefix(200) {
+            let answer = try store.nearest(latitude: Double(base.latitudeMicrodegrees) / 1e6, longitude: Double(base.longitudeMicrodegrees) / 1e6,
+                                           filter: AircraftProfile().filter,
+                                           declinationDegrees: nil, groundSpeedKnots: nil)
+            #expect(answer.allSatisfy { [.smallAirport, .mediumAirport, .largeAirport].contains($0.airfield.type) }, "at \(base.id)")
+        }
+    }
+
     /// The index holds every airport row of the file (72,395 in the shipped one, per `meta`) and nothing is left out.
     @Test func indexHoldsEveryAirport() throws {
         let store = try AirfieldData.store()

@@ -5,10 +5,14 @@ public struct AircraftProfile: Sendable, Equatable {
     public var hardSurfaceRequired = false
     public init() {}
 
+    /// "Best suitable": the nearest land airport with a runway this long (hard when required), within 250 nm. Never a
+    /// seaplane base: their "runways" are water lanes (554 of them are 2,000 ft or longer in the shipped database).
     public var filter: AirfieldFilter {
         var filter = AirfieldFilter()
         filter.minimumRunwayFeet = minimumRunwayFeet
         filter.hardSurfaceOnly = hardSurfaceRequired
+        filter.types = [.smallAirport, .mediumAirport, .largeAirport]
+        filter.excludeSeaplaneBases = true
         filter.excludeHeliports = true
         filter.maximumCount = 1
         filter.radiusNauticalMiles = 250
