@@ -65,7 +65,9 @@ public struct FlightGap: Sendable, Equatable {
     }
     public var altitudeChangeFeet: Double? {
         if let a = before.baroFeet, let b = after?.baroFeet { return b - a }
-        guard let a = before.gpsAltitudeFeet, let b = after?.gpsAltitudeFeet else { return nil }
+        // GPS: MSL to MSL, else ellipsoid to ellipsoid; never one to the other (≈ 150 ft apart in central Europe).
+        if let a = before.gpsAltitudeMSLFeet, let b = after?.gpsAltitudeMSLFeet { return b - a }
+        guard let a = before.gpsAltitudeHAEFeet, let b = after?.gpsAltitudeHAEFeet else { return nil }
         return b - a
     }
 

@@ -69,7 +69,9 @@ public struct FlightState: Sendable, Equatable {
     /// What one fix showed (kept for the last fix, so a gap knows what came before it).
     struct Sample: Sendable, Equatable {
         var mark: Mark
-        var gpsAltitudeFeet: Double?
+        /// Kept per datum: an altitude change is only taken between two heights of the same datum.
+        var gpsAltitudeMSLFeet: Double?
+        var gpsAltitudeHAEFeet: Double?
         var baroFeet: Double?
         var speedKnots: Double?
         var verticalFeetPerMinute: Double?
@@ -156,8 +158,12 @@ public struct FlightState: Sendable, Equatable {
         let speed = fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:))
         let vertical = fix.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:))
         let here = Mark(time: now, utc: fix.utc, latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees)
+        // A still run's spread: MSL, else the ellipsoid height. A source switching between them (unusual) would only
+        // widen the spread and end the run, which delays a landing rather than inventing one.
         let gpsFeet = (fix.altitudeMSLMeters ?? fix.altitudeHAEMeters).map(UnitConversions.feet(fromMeters:))
-        let sample = Sample(mark: here, gpsAltitudeFeet: gpsFeet, baroFeet: cabinAltitudeFeet, speedKnots: speed,
+        let sample = Sample(mark: here, gpsAltitudeMSLFeet: fix.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:)),
+                            gpsAltitudeHAEFeet: fix.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)),
+                            baroFeet: cabinAltitudeFeet, speedKnots: speed,
                             verticalFeetPerMinute: vertical, heightAboveGroundFeet: heightAboveGroundFeet,
                             nearestAirfield: nearestAirfield)
 
