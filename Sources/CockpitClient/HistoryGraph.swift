@@ -38,7 +38,7 @@ public enum HistoryGraph {
     /// ellipsoid heights), which the legend names.
     public static func render(_ history: JSONValue, width: Int = 80, height: Int = 16, unicode: Bool) -> String {
         let datum = history["gpsDatum"]?.stringValue.flatMap(GPSAltitudeDatum.init(rawValue:))
-        let part = datum == .ellipsoid ? "HAE" : "MSL"
+        let part = (datum ?? .msl).keyPart
         let points = (history["points"]?.arrayValue ?? []).compactMap { point -> Point? in
             guard let utc = point["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601) else { return nil }
             return Point(utc: utc, gpsAltitudeFeet: point["gpsMaximum\(part)Feet"]?.doubleValue ?? point["gpsAltitude\(part)Feet"]?.doubleValue,

@@ -88,6 +88,8 @@ public enum GPSAltitudeDatum: String, Sendable, Equatable {
 
     /// A few words for labels: "MSL", "ellipsoid".
     public var label: String { rawValue }
+    /// The datum's part of a control-protocol key: "MSL" or "HAE" (`gpsAltitudeMSLFeet`, `gpsMinimumHAEFeet`).
+    public var keyPart: String { self == .msl ? "MSL" : "HAE" }
 }
 
 /// Where and when a flight began or ended.

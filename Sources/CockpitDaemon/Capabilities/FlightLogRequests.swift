@@ -75,7 +75,7 @@ enum FlightLogQueries {
         case .second:
             let samples = try reader.samples(from: from, to: newest)
             datum = FlightLogSample.gpsDatum(of: samples)
-            let key = "gpsAltitude\(Self.keyPart(datum))Feet"
+            let key = "gpsAltitude\((datum ?? .msl).keyPart)Feet"
             for sample in samples {
                 points.append(.object(["utc": .string(sample.utc.iso8601), key: .number(datum.flatMap { sample.gpsAltitudeFeet($0) }, decimals: 0),
                                        "cabinAltitudeFeet": .number(sample.cabinAltitudeFeet, decimals: 0)]))
@@ -83,7 +83,7 @@ enum FlightLogQueries {
         case .minute:
             let minutes = try reader.minutes(from: from, to: newest)
             datum = minutes.contains { $0.gpsMSL != nil } ? .msl : minutes.contains { $0.gpsHAE != nil } ? .ellipsoid : nil
-            let part = Self.keyPart(datum)
+            let part = (datum ?? .msl).keyPart
             for minute in minutes {
                 let gps = datum.flatMap { minute.gps($0) }
                 points.append(.object([
@@ -108,7 +108,4 @@ enum FlightLogQueries {
             "gpsDatum": .optional(datum?.rawValue), "points": .array(points), "marks": .array(marks),
         ]))
     }
-
-    /// "MSL" or "HAE" in a point's GPS keys (`gpsAltitudeMSLFeet`, `gpsMinimumHAEFeet`…).
-    static func keyPart(_ datum: GPSAltitudeDatum?) -> String { datum == .ellipsoid ? "HAE" : "MSL" }
 }
