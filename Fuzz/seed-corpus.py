@@ -104,14 +104,14 @@ def fnv1a(data):
     for b in data: h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
     return h
 blob = sqlite3.connect("file:%s?mode=ro" % os.path.join(root, "Data", "airfields.sqlite"), uri=True).execute(
-    "SELECT data FROM airport_index WHERE format = 1").fetchone()[0]
+    "SELECT data FROM airport_index WHERE format = 2").fetchone()[0]
 magic, fmt, count, leaf = struct.unpack_from("<4sIII", blob, 0)
 assert magic == b"CKDT" and len(blob) == 16 + count * 22 + 8 and fnv1a(blob[:-8]) == struct.unpack_from("<Q", blob, len(blob) - 8)[0]
 near = [blob[16 + i * 22:16 + (i + 1) * 22] for i in range(count)
         if abs(struct.unpack_from("<i", blob, 16 + i * 22 + 4)[0] - 47_464_700) < 300_000
         and abs(struct.unpack_from("<i", blob, 16 + i * 22 + 8)[0] - 8_549_200) < 400_000][:60]
 def stored(entries):
-    body = struct.pack("<4sIII", b"CKDT", 1, len(entries), leaf) + b"".join(entries)
+    body = struct.pack("<4sIII", b"CKDT", 2, len(entries), leaf) + b"".join(entries)
     return body + struct.pack("<Q", fnv1a(body))
 def image(entries, source):
     out, coords, axes = b"", b"", b""

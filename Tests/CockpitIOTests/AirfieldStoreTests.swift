@@ -62,6 +62,69 @@ struct AirfieldStoreTests {
         }
     }
 
+    /// Cordova Municipal, Alaska (CKU, a small airport) has an 8,000 ft water lane and an 1,800 ft gravel strip; the nearest
+    /// land airport with 2,000 ft of land runway is Merle K (Mudhole) Smith (PACV, 7,500 ft), 8.023 nm away (the airports'
+    /// longest open non-water runway taken from the runway table with SQL, distances by GeographicLib in Python). The
+    /// database used to store the lane as CKU's longest runway, and "best suitable" for a landplane needing 2,000 ft was
+    /// CKU itself. Likewise Naknek (5NK: 2,000 ft lane, 1,950 ft strip), where the answer is PFWS at 2.068 nm.
+    @Test func aWaterLaneIsNoRunwayForALandplane() throws {
+        let store = try AirfieldData.store()
+        for (latitude, longitude, ident, nauticalMiles) in [(60.5439, -145.727005, "PACV", 8.023), (58.735633, -157.02216, "PFWS", 2.068)] {
+            let best = try store.nearest(latitude: latitude, longitude: longitude, filter: AircraftProfile().filter,
+                                         declinationDegrees: nil, groundSpeedKnots: nil)
+            #expect(best.map(\.airfield.ident) == [ident])
+            #expect(abs((best.first?.distanceNauticalMiles ?? 0) - nauticalMiles) < 0.001)
+        }
+        let kold = try #require(try store.airfield(ident: "KOLD"))
+        #expect(kold.longestRunwayFeet == 4_001 && kold.longestRunwaySurface == .hard)
+        #expect(kold.runways.contains { $0.surface == .water && $0.lengthFeet == 8_400 }, "the lane is still listed with the runways")
+        // Every airport of the file against its runway rows, by SQL: a land airport's or heliport's longest is its longest
+        // open runway that is not a lane (a lane only when it has nothing else); a seaplane base's the longest of any.
+        let database = try SQLiteDatabase(path: AirfieldData.path, mode: .immutable)
+        let mismatches = try database.prepare("""
+            SELECT count(*), sum(a.type = 4), sum(a.longest_surface = 2 AND a.type <> 4) FROM airport a
+            WHERE a.longest_runway_ft IS NOT coalesce(
+                CASE WHEN a.type = 4 THEN NULL ELSE
+                    (SELECT max(length_ft) FROM runway r WHERE r.airport_id = a.id AND r.closed = 0 AND r.surface <> 2 AND r.length_ft > 0) END,
+                (SELECT max(length_ft) FROM runway r WHERE r.airport_id = a.id AND r.closed = 0 AND r.length_ft > 0))
+            """)
+        #expect(try mismatches.step())
+        #expect(mismatches.int64(0) == 0)
+        let lanesOnly = try database.prepare("SELECT group_concat(ident) FROM airport WHERE type <> 4 AND longest_surface = 2")
+        #expect(try lanesOnly.step())
+        #expect(lanesOnly.text(0) == "US-1231", "Lapoint Seaplane Base, typed a small airport, has nothing but a lane")
+        let lapoint = try store.nearest(latitude: 46.040278, longitude: -83.691389, filter: AircraftProfile().filter,
+                                        declinationDegrees: nil, groundSpeedKnots: nil)
+        #expect(lapoint.first?.airfield.ident != "US-1231")
+    }
+
+    /// A file from an older importer: its stored index (format 1) and its airport table hold the lane as the longest
+    /// runway. The daemon does not load that index; it builds one from the table, where the filters count no lane at a
+    /// land airport, so the answers are the same as with a new file and the source says why.
+    @Test func anOlderFilesLanesAreIgnoredToo() throws {
+        let path = "/tmp/cockpitd-test-\(getpid())-format1.sqlite"
+        defer { unlink(path) }
+        let bytes = try LineReader.readAll(path: AirfieldData.path, limitBytes: 64 << 20)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) } == bytes.count)
+        close(fd)
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try database.execute("UPDATE airport SET longest_runway_ft = 8000, longest_surface = 2 WHERE ident = 'CKU'")
+            try database.execute("UPDATE airport SET longest_runway_ft = 8400, longest_surface = 2 WHERE ident = 'KOLD'")
+            try database.execute("UPDATE airport_index SET format = 1")
+        }
+        let old = try AirfieldStore(path: path)
+        let best = try old.nearest(latitude: 60.5439, longitude: -145.727005, filter: AircraftProfile().filter,
+                                   declinationDegrees: nil, groundSpeedKnots: nil)
+        #expect(best.map(\.airfield.ident) == ["PACV"])
+        #expect(old.indexSource.contains("format 1, this build reads 2: import the database again"), "\(old.indexSource)")
+        var long = AirfieldFilter(); long.minimumRunwayFeet = 5_000
+        let nearKOLD = try old.nearest(latitude: 44.952801, longitude: -68.674301, filter: long, declinationDegrees: nil, groundSpeedKnots: nil)
+        #expect(!nearKOLD.map(\.airfield.ident).contains("KOLD"))
+        #expect(nearKOLD.map(\.airfield.id) == (try old.bruteForceNearest(latitude: 44.952801, longitude: -68.674301, filter: long)).map(\.id))
+    }
+
     /// The index holds every airport row of the file (72,395 in the shipped one, per `meta`) and nothing is left out.
     @Test func indexHoldsEveryAirport() throws {
         let store = try AirfieldData.store()
@@ -133,6 +196,8 @@ struct AirfieldImportTests {
         3,"XCCC","balloonport","Balloons",47.2,8.2,1500,"EU","CH","CH-ZH","Town","no",,,,,,,
         4,"XDDD","heliport","Hospital Helipad",47.05,8.05,,"EU","CH","CH-ZH","Town","no",,,,"XD",,,
         5,"XEEE","small_airport","Broken",not-a-number,8.0,1,"EU","CH","CH-ZH","Town","no",,,,,,,
+        6,"XFFF","small_airport","Lakeside",47.3,8.3,1300,"EU","CH","CH-ZH","Town","no",,,,,,,
+        7,"XGGG","seaplane_base","Lake Base",47.31,8.31,1300,"EU","CH","CH-ZH","Town","no",,,,,,,
 
         """
     static let runways = """
@@ -141,6 +206,10 @@ struct AirfieldImportTests {
         11,1,"XAAA",1800,80,"Grass",0,0,"14",,,,,,"32",,,,,
         12,2,"XBBB",2000,60,"ASP",0,0,"01",,,,,,"19",,,,,
         13,99,"XZZZ",2000,60,"ASP",0,0,"01",,,,,,"19",,,,,
+        14,6,"XFFF",5000,200,"WATER",0,0,"N",,,,,,"S",,,,,
+        15,6,"XFFF",1500,40,"Turf",0,0,"05",,,,,,"23",,,,,
+        16,7,"XGGG",3000,200,"Water",0,0,"NW",,,,,,"SE",,,,,
+        17,7,"XGGG",900,30,"Grass",0,0,"09",,,,,,"27",,,,,
 
         """
     static let frequencies = """
@@ -170,8 +239,8 @@ struct AirfieldImportTests {
         options.dataDate = "2026-08-22"
         let report = try AirfieldImporter.run(directory: directory, output: directory + "/a.sqlite", options: options)
         _ = try AirfieldImporter.run(directory: directory, output: directory + "/b.sqlite", options: options)
-        #expect(report.airportsImported == 2)
-        #expect(report.runwaysImported == 2)
+        #expect(report.airportsImported == 4)
+        #expect(report.runwaysImported == 6)
         #expect(report.frequenciesImported == 3)
         #expect(report.skipped["airports: closed"] == 1)
         #expect(report.skipped["airports: type balloonport"] == 1)
@@ -190,6 +259,15 @@ struct AirfieldImportTests {
         #expect(alpha.runways.first?.ends.first?.headingTrueDegrees == 92.5)
         #expect(alpha.runways.map(\.surface) == [.hard, .soft])
         #expect(try store.airfield(ident: "XD")?.type == .heliport)
+        // A land airport's longest runway is its land runway, not the longer lane beside it; a seaplane base's is its lane.
+        let lakeside = try #require(try store.airfield(ident: "XFFF"))
+        #expect(lakeside.longestRunwayFeet == 1_500 && lakeside.longestRunwaySurface == .soft && lakeside.longestHardRunwayFeet == nil)
+        #expect(lakeside.runways.map(\.surface) == [.water, .soft])
+        let base = try #require(try store.airfield(ident: "XGGG"))
+        #expect(base.longestRunwayFeet == 3_000 && base.longestRunwaySurface == .water)
+        var filter = AirfieldFilter(); filter.minimumRunwayFeet = 2_000
+        #expect(try store.nearest(latitude: 47.3, longitude: 8.3, filter: filter, declinationDegrees: nil, groundSpeedKnots: nil)
+            .map(\.airfield.ident) == ["XGGG", "XAAA"])
     }
 
     @Test(arguments: [("ASPH-G", SurfaceClass.hard), ("CONC", .hard), ("Turf", .soft), ("GRVL", .soft), ("WATER", .water),

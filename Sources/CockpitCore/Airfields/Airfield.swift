@@ -6,6 +6,15 @@ public enum AirfieldType: String, Sendable, Equatable, CaseIterable {
     case heliport
     case seaplaneBase = "seaplane_base"
     case closed
+
+    /// The runway length the filters' minimum is tested against, given the longest runway and its surface. A water lane
+    /// counts only at a seaplane base: at a land airport or heliport it is no runway for the aircraft the filters serve
+    /// (OurAirports lists lanes as runways; KOLD's 8,400 ft lane lies beside its 4,000 ft paved runway). Importers since
+    /// 2026-11-24 store the longest land runway for such airports; this keeps an older file's water lane out as well.
+    @inlinable
+    public func runwayFeetForFilters<Feet>(longest: Feet?, surface: SurfaceClass) -> Feet? {
+        surface == .water && self != .seaplaneBase ? nil : longest
+    }
 }
 
 /// Runway surfaces, normalised from OurAirports' free text.
@@ -163,7 +172,8 @@ public struct Airfield: Sendable, Equatable {
     public var elevationFeet: Double?
     public var country: String
     public var municipality: String
-    /// Longest open runway, and its surface.
+    /// Longest open runway, and its surface. At a land airport or heliport: the longest that is not a water lane, unless
+    /// water lanes are all it has (files imported before 2026-11-24 may still hold a lane; the filters ignore it).
     public var longestRunwayFeet: Double?
     public var longestRunwaySurface: SurfaceClass
     /// Longest open hard-surface runway.
@@ -206,10 +216,13 @@ public struct AirfieldFilter: Sendable, Equatable {
     public init() {}
 
     public func accepts(_ airfield: Airfield) -> Bool {
-        accepts(type: airfield.type, longestRunwayFeet: airfield.longestRunwayFeet, longestHardRunwayFeet: airfield.longestHardRunwayFeet)
+        accepts(type: airfield.type,
+                longestRunwayFeet: airfield.type.runwayFeetForFilters(longest: airfield.longestRunwayFeet, surface: airfield.longestRunwaySurface),
+                longestHardRunwayFeet: airfield.longestHardRunwayFeet)
     }
 
-    /// The same test on the raw columns (the nearest query's hot loop builds no Airfield values).
+    /// The same test on the raw columns (the nearest query's hot loop builds no Airfield values); `longestRunwayFeet` is
+    /// already the length the filters count (`AirfieldType.runwayFeetForFilters`).
     @inlinable
     public func accepts(type: AirfieldType, longestRunwayFeet: Double?, longestHardRunwayFeet: Double?) -> Bool {
         if let types, !types.contains(type) { return false }

@@ -7,7 +7,10 @@
 /// unit vectors are not stored (they are recomputed exactly as `init(sites:)` computes them), which keeps the file
 /// within its size goal.
 extension AirfieldIndex {
-    public static let storedFormat: UInt32 = 1
+    /// 2 since 2026-11-24: the longest runway is the one the filters count (`AirfieldType.runwayFeetForFilters`: no water
+    /// lane at a land airfield). Format 1 held the longest of any surface; a file that has only it gets its index built
+    /// from the airport table, which applies the rule.
+    public static let storedFormat: UInt32 = 2
     public static let storedMagic: [UInt8] = Array("CKDT".utf8)
     public static let storedHeaderBytes = 16
     public static let storedEntryBytes = 22

@@ -68,7 +68,25 @@ public enum AirfieldImporter {
         }
     }
 
-    struct RunwaySummary { var longest: Double?; var longestSurface = SurfaceClass.unknown; var longestHard: Double? }
+    /// An airport's open runways in brief. `longest`/`longestSurface` are what the database stores as its longest runway:
+    /// at a seaplane base the longest of any surface; anywhere else the longest that is not a water lane
+    /// (`longestLand`), and a lane only where the airport has nothing else.
+    struct RunwaySummary {
+        var longestAny: Double?; var longestAnySurface = SurfaceClass.unknown
+        var longestLand: Double?; var longestLandSurface = SurfaceClass.unknown
+        var longestHard: Double?
+
+        mutating func add(lengthFeet length: Double, surface: SurfaceClass) {
+            if length > (longestAny ?? 0) { longestAny = length; longestAnySurface = surface }
+            if surface != .water, length > (longestLand ?? 0) { longestLand = length; longestLandSurface = surface }
+            if surface == .hard, length > (longestHard ?? 0) { longestHard = length }
+        }
+
+        func longest(for type: AirfieldType) -> (feet: Double, surface: SurfaceClass)? {
+            if type != .seaplaneBase, let longestLand { return (longestLand, longestLandSurface) }
+            return longestAny.map { ($0, longestAnySurface) }
+        }
+    }
 
     /// Reads the three CSVs from `directory` and writes the database to `output` (replaced atomically).
     public static func run(directory: String, output: String, options: Options = Options()) throws(Failure) -> Report {
@@ -164,10 +182,7 @@ public enum AirfieldImporter {
                                 lighted: row[rLighted] == "1", closed: row[rClosed] == "1", ends: ends)
             runwayRows.append(RunwayRow(airport: airport, id: id, runway: runway))
             if !runway.closed, let length = runway.lengthFeet {
-                var summary = summaries[airport] ?? RunwaySummary()
-                if length > (summary.longest ?? 0) { summary.longest = length; summary.longestSurface = runway.surface }
-                if runway.surface == .hard, length > (summary.longestHard ?? 0) { summary.longestHard = length }
-                summaries[airport] = summary
+                summaries[airport, default: RunwaySummary()].add(lengthFeet: length, surface: runway.surface)
             }
         }
         runwayRows.sort { ($0.airport, $0.id) < ($1.airport, $1.id) }
@@ -195,13 +210,14 @@ public enum AirfieldImporter {
         var rows = Rows()
         for airport in airportRows {
             let summary = summaries[airport.id]
+            let longest = summary?.longest(for: airport.type)
             let sortedFrequencies = (frequenciesByAirport[airport.id] ?? []).sorted(by: Frequency.usefulnessOrder)
             rows.airports.append(Rows.Airport(
                 id: airport.id, ident: airport.ident, type: airport.type, name: airport.name,
                 latE6: AirfieldStorage.microdegrees(airport.lat), lonE6: AirfieldStorage.microdegrees(airport.lon),
                 elevationFeet: AirfieldStorage.feet(airport.elevation), country: airport.country, municipality: airport.municipality,
-                codes: airport.codes, longestRunwayFeet: AirfieldStorage.feet(summary?.longest),
-                longestSurface: summary.map { AirfieldStorage.code($0.longestSurface) },
+                codes: airport.codes, longestRunwayFeet: AirfieldStorage.feet(longest?.feet),
+                longestSurface: summary.map { _ in AirfieldStorage.code(longest?.surface ?? .unknown) },
                 longestHardRunwayFeet: AirfieldStorage.feet(summary?.longestHard),
                 frequencies: sortedFrequencies.isEmpty ? nil : AirfieldEncoding.encode(sortedFrequencies)))
         }

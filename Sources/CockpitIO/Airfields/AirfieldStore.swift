@@ -120,8 +120,14 @@ public final class AirfieldStore {
     static func loadStoredIndex(_ database: SQLiteDatabase, cacheDirectory: String? = nil)
         -> Result<(index: AirfieldIndex, storage: String), StoredIndexProblem> {
         do {
-            let query = try database.prepare("SELECT data FROM airport_index WHERE format = \(AirfieldIndex.storedFormat)")
-            guard try query.step(), let bytes = query.blob(0) else { return .failure(StoredIndexProblem(message: "no stored index")) }
+            let query = try database.prepare("SELECT format, data FROM airport_index ORDER BY format = \(AirfieldIndex.storedFormat) DESC")
+            guard try query.step(), let format = query.int64(0), let bytes = query.blob(1) else {
+                return .failure(StoredIndexProblem(message: "no stored index"))
+            }
+            guard format == Int64(AirfieldIndex.storedFormat) else {
+                return .failure(StoredIndexProblem(message: "the stored index has format \(format), this build reads \(AirfieldIndex.storedFormat): "
+                                                   + "import the database again"))
+            }
             let rows = try database.prepare("SELECT count(*) FROM airport")
             guard try rows.step() else { return .failure(StoredIndexProblem(message: "cannot count the airport table")) }
             let airports = rows.int64(0)
@@ -175,10 +181,11 @@ public final class AirfieldStore {
         return results
     }
 
-    /// Reads the positions and filter columns of every airfield for the index (one table scan when the file opens).
+    /// Reads the positions and filter columns of every airfield for the index (one table scan when the file opens). The
+    /// runway length is the one the filters count: a land airfield's water lane is none.
     /// Rows that do not fit (an unknown type code, a value out of range) are left out and counted.
     static func loadSites(_ database: SQLiteDatabase) throws(SQLiteDatabase.Failure) -> (sites: [AirfieldSite], skipped: Int) {
-        let scan = try database.prepare("SELECT id, lat_e6, lon_e6, type, longest_runway_ft, longest_hard_runway_ft FROM airport")
+        let scan = try database.prepare("SELECT id, lat_e6, lon_e6, type, longest_runway_ft, longest_hard_runway_ft, longest_surface FROM airport")
         var sites: [AirfieldSite] = []
         var skipped = 0
         while try scan.step() {
@@ -189,7 +196,8 @@ public final class AirfieldStore {
             let longest = scan.int64(4), hard = scan.int64(5)
             guard longest.map({ Int32(exactly: $0) != nil }) ?? true, hard.map({ Int32(exactly: $0) != nil }) ?? true else { skipped += 1; continue }
             sites.append(AirfieldSite(id: id, latitudeMicrodegrees: lat, longitudeMicrodegrees: lon, type: type,
-                                      longestRunwayFeet: longest.flatMap { Int32(exactly: $0) },
+                                      longestRunwayFeet: type.runwayFeetForFilters(longest: longest.flatMap { Int32(exactly: $0) },
+                                                                                   surface: AirfieldStorage.surface(scan.int64(6))),
                                       longestHardRunwayFeet: hard.flatMap { Int32(exactly: $0) }))
         }
         return (sites, skipped)
