@@ -20,6 +20,10 @@ public struct FlightProfile: Sendable, Equatable {
     public var verticalSpeedFeetPerMinute: Double?
 
     public static let touchAndGoSeconds = 60.0
+    /// A landing roll is on the ground: an airborne aircraft slower than its landing speed but climbing or sinking
+    /// faster than this is flying (a glider thermalling into wind). Rollouts in the bundled logs show at most 200
+    /// ft/min of GPS noise (IGC altitudes are whole metres, 197 ft/min a metre a second); thermalling 200–800.
+    public static let landingRollClimbLimitFeetPerMinute = 300.0
     /// Stopped on the ground means the altitude stays inside this band for the whole taxi time: the cabin barometer
     /// (a parked logger's pressure altitude moves ≤ 2 m a minute in every bundled log) ...
     public static let stillBaroBandFeet = 40.0

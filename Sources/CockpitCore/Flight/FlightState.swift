@@ -133,6 +133,9 @@ public struct FlightState: Sendable, Equatable {
     /// The gap the takeoff condition began right after (the aircraft left the ground somewhere inside it).
     private var conditionAfterGap: FlightGap?
     private var landingSince: Mark?
+    /// The altitudes since the landing roll began. A roll stays at one altitude (the still band); slow flight without
+    /// a known height above ground — a glider thermalling into wind, a microlight into a strong headwind — does not.
+    private var rollAltitudes: StillRun?
     /// Below the taxi speed at one altitude: a minute of it decides that the aircraft is on the ground.
     private var still: StillRun?
     /// Below the landing speed at one altitude: where the aircraft landed (a pilot walking off a landed wing at
@@ -238,16 +241,27 @@ public struct FlightState: Sendable, Equatable {
             }
         case .airborne:
             let low = heightAboveGroundFeet.map { $0 < profile.airborneHeightFeet } ?? true
-            if let speed, speed < profile.landingSpeedKnots, low, !flyingCondition {
+            // A roll is on the ground: not while climbing or sinking (slow flight into wind, thermalling).
+            let level = vertical.map { abs($0) < FlightProfile.landingRollClimbLimitFeetPerMinute } ?? true
+            if let speed, speed < profile.landingSpeedKnots, low, level, !flyingCondition {
                 landingSince = here
+                rollAltitudes = StillRun(start: here, gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet, afterGap: nil)
                 enter(.landingRoll, at: now)
             }
         case .landingRoll:
             guard let began = landingSince else { enter(.airborne, at: now); break }
+            var altitudes = rollAltitudes ?? StillRun(start: here, gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet, afterGap: nil)
+            let level = altitudes.extend(gpsFeet: gpsFeet, baroFeet: cabinAltitudeFeet)
+            rollAltitudes = altitudes
             if (speed ?? 0) >= profile.airborneSpeedKnots || high || (flyingCondition && heldFlying) {
                 landingSince = nil
                 enter(.airborne, at: now)   // touch-and-go: one continuous flight
                 effects.append(.log(LogLine(.info, "flight state: touch-and-go (still airborne)")))
+            } else if !level, (speed ?? 0) >= profile.taxiSpeedKnots {
+                // Climbing or sinking through the band while slow: flying slowly, never on the ground.
+                landingSince = nil
+                enter(.airborne, at: now)
+                effects.append(.log(LogLine(.info, "flight state: airborne (slow, but the altitude changed: not a landing roll)")))
             } else if now.seconds(since: began.time) >= FlightProfile.touchAndGoSeconds,
                       let run = still, now.seconds(since: run.start.time) >= profile.taxiSeconds {
                 enter(.onGround, at: now)
