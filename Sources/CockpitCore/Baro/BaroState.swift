@@ -19,7 +19,7 @@ public struct BaroState: Sendable, Equatable {
 
     /// Since when the cabin has been at least `pressurisationMarginFeet` below GPS altitude (nil when not).
     public var cabinBelowGPSSince: MonotonicInstant?
-    /// Cabin ≥ 2,000 ft below GPS altitude for over 60 s: a pressurised cabin. Information only — the cabin
+    /// Cabin ≥ 2,000 ft below GPS altitude (MSL, else the ellipsoid height) for over 60 s: a pressurised cabin. Information only — the cabin
     /// altitude is never corrected, clamped or rejected because of GPS.
     public var pressurisedCabinInferred = false
     public static let pressurisationMarginFeet = 2_000.0
@@ -93,10 +93,10 @@ public struct BaroState: Sendable, Equatable {
     }
 
     mutating func tick(at now: MonotonicInstant, previous: MonotonicInstant?, effects: inout [Effect],
-                       staleAfterSeconds: Double, gpsAltitudeMSLFeet: Double?) {
+                       staleAfterSeconds: Double, gpsAltitudeFeet: Double?) {
         if pendingCount > 0 { publish(at: now) }
         updatePressurisation(at: now, cabinFeet: currentCabinAltitudeFeet(at: now, staleAfterSeconds: staleAfterSeconds),
-                             gpsFeet: gpsAltitudeMSLFeet, effects: &effects)
+                             gpsFeet: gpsAltitudeFeet, effects: &effects)
         guard let previous, let at = lastSampleAt else { return }
         if previous.seconds(since: at) <= staleAfterSeconds && now.seconds(since: at) > staleAfterSeconds {
             effects.append(.log(LogLine(.warning, "cabin pressure stale: no sample for \(Int(staleAfterSeconds)) s")))

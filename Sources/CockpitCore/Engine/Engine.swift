@@ -83,10 +83,12 @@ public struct Engine: Sendable {
         case .tick:
             gps.tick(at: at, previous: lastTickAt, effects: &effects,
                      staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            let gpsAltitudeFeet = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds)?
-                .altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
-            baro.tick(at: at, previous: lastTickAt, effects: &effects,
-                      staleAfterSeconds: configuration.baroStaleAfterSeconds, gpsAltitudeMSLFeet: gpsAltitudeFeet)
+            let currentFix = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+            let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
+            // Pressurisation is a 2,000 ft margin: an ellipsoid height (within 350 ft of MSL anywhere) serves when a
+            // source has no MSL altitude (an IGC file). The hypoxia fallback takes MSL only.
+            baro.tick(at: at, previous: lastTickAt, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds,
+                      gpsAltitudeFeet: gpsAltitudeFeet ?? currentFix?.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)))
             hypoxia.tick(at: at,
                          cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
                          gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),

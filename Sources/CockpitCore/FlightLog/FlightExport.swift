@@ -1,6 +1,8 @@
 /// Files pilots' tools read, made from a logged flight (pure: text in, text out).
 /// - IGC (FAI IGC technical specification, appendix A): B records with pressure altitude (the cabin's, ISA) and
-///   GNSS altitude; `X` manufacturer code as for an unregistered logger; cockpitd replays it.
+///   GNSS altitude; `X` manufacturer code as for an unregistered logger; cockpitd replays it. A flight whose cabin was
+///   evidently pressurised gets no pressure altitude (00000, as for a logger without one) and an `L` record saying why:
+///   its cabin altitude is not the aircraft's pressure altitude, which airspace checks read from that field.
 /// - GPX 1.1 (topografix.com/GPX/1/1): one track, a point per sample with `ele` (metres MSL) and `time`.
 /// - KML 2.2 (OGC 07-147r2): an extruded LineString at absolute altitude (above sea level), takeoff and landing
 ///   placemarks.
@@ -39,6 +41,7 @@ public enum FlightExport {
         let points = fixes(samples)
         let first = (points.first?.fixUTC ?? points.first?.utc ?? flight.takeoff.utc).civil
         let haeAvailable = points.contains { $0.gpsAltitudeHAEFeet != nil }
+        let pressurised = pressurisedCabin(samples)
         var lines = [
             "AXCKCPD cockpitd flight log \(flight.id)",
             "HFDTEDATE:\(FixedText.padded(first.day, width: 2))\(FixedText.padded(first.month, width: 2))\(FixedText.padded(first.year % 100, width: 2)),01",
@@ -52,11 +55,17 @@ public enum FlightExport {
             "HFALGALTGPS:\(haeAvailable ? "ELL" : "GEO")",
             "HFALPALTPRESSURE:ISA",
         ]
+        if let pressurised {
+            lines.append("LXCKcabin pressurised: cabin altitude \(Int(pressurised.differenceFeet.rounded())) ft below GPS altitude for over "
+                         + "\(Int(BaroState.pressurisationPersistenceSeconds)) s at \(pressurised.utc.iso8601); "
+                         + "no pressure altitude in the B records (the cabin's is not the aircraft's)")
+        }
         lines.reserveCapacity(lines.count + points.count + 4)
         for point in points {
             guard let latitude = point.latitudeDegrees, let longitude = point.longitudeDegrees else { continue }
             let time = (point.fixUTC ?? point.utc).civil
-            let pressureMeters = point.cabinAltitudeFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
+            let cabinFeet = pressurised == nil ? point.cabinAltitudeFeet : nil
+            let pressureMeters = cabinFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
             let gnssFeet = haeAvailable ? point.gpsAltitudeHAEFeet : point.gpsAltitudeMSLFeet
             let gnssMeters = gnssFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
             lines.append("B" + FixedText.padded(time.hour, width: 2) + FixedText.padded(time.minute, width: 2)
@@ -66,6 +75,22 @@ public enum FlightExport {
         }
         for alert in flightAlertsComment(flight) { lines.append(alert) }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The daemon's pressurisation rule (`BaroState`) applied to the logged samples: the cabin altitude at least 2,000 ft
+    /// below GPS altitude (MSL, else the ellipsoid height) for over 60 s. Returns where it was first seen; nil when
+    /// never (an unpressurised cabin's altitude is the aircraft's pressure altitude, give or take the cabin's venting).
+    public static func pressurisedCabin(_ samples: [FlightLogSample]) -> (utc: UTCInstant, differenceFeet: Double)? {
+        var since: UTCInstant?
+        for sample in samples {
+            guard let cabin = sample.cabinAltitudeFeet, let gps = sample.gpsAltitudeMSLFeet ?? sample.gpsAltitudeHAEFeet else { continue }
+            let difference = gps - cabin
+            guard difference >= BaroState.pressurisationMarginFeet else { since = nil; continue }
+            let start = since ?? sample.utc
+            since = start
+            if sample.utc.seconds(since: start) > BaroState.pressurisationPersistenceSeconds { return (sample.utc, difference) }
+        }
+        return nil
     }
 
     static func flightAlertsComment(_ flight: FlightLogFlight) -> [String] {
