@@ -34,7 +34,7 @@ func nearestBenchmark() throws {
     let profile = AircraftProfile()
     var usable = profile.usableFilter
     usable.maximumCount = 5
-    for (label, filter) in [("nearest-10", AirfieldFilter()), ("nearest-5 usable", usable), ("best suitable (>= 2000 ft, 250 nm)", profile.filter)] {
+    for (label, filter) in [("nearest-10", AirfieldFilter()), ("nearest-5 usable", usable), ("best suitable (>= 2000 ft, 250 nm)", profile.filter(for: .powered))] {
         var samples: [Double] = [], cold: [Double] = [], indexOnly: [Double] = []
         for _ in 0..<200 {
             for (lat, lon) in positions {

@@ -67,6 +67,32 @@ struct SettingsTests {
         #expect(settings.coreConfiguration.traffic.sendingEnabled)
     }
 
+    /// The runway "best suitable" needs follows `--profile` unless `min-runway-feet` is set: the core's lookup asks for
+    /// 1,000 ft for a glider, none for a paraglider or hang glider, 2,000 ft for an aeroplane or when 2000 is set for a
+    /// glider. `profile` as the value is the default, spelt out.
+    @Test func theRunwayMinimumFollowsTheProfileUnlessSet() throws {
+        func lookup(_ arguments: [String]) throws -> AirfieldFilter? {
+            var settings = Settings(mode: .run)
+            _ = try SettingsBuilder.apply(arguments: arguments, to: &settings)
+            var engine = Engine(configuration: settings.coreConfiguration)
+            let fix = GPSFix(utc: UTCInstant(year: 2026, month: 11, day: 24), mode: .threeDimensional, latitudeDegrees: 41.37,
+                             longitudeDegrees: -1.89, altitudeMSLMeters: 2_700, groundSpeedMetersPerSecond: 40, trackTrueDegrees: 0)
+            _ = engine.handle(.gps(.fix(fix)), at: MonotonicInstant(seconds: 1))
+            let effects = engine.handle(.tick, at: MonotonicInstant(seconds: 1.5))
+            for effect in effects { if case .lookupAirfields(let lookup) = effect { return lookup.bestFilter } }
+            return nil
+        }
+        #expect(try lookup(["--profile", "glider"])?.minimumRunwayFeet == 1_000)
+        #expect(try lookup(["--profile", "paraglider"])?.minimumRunwayFeet == nil)
+        #expect(try lookup(["--profile", "hang-glider"])?.minimumRunwayFeet == nil)
+        #expect(try lookup([])?.minimumRunwayFeet == 2_000)
+        #expect(try lookup(["--profile", "glider", "--min-runway-feet", "2000"])?.minimumRunwayFeet == 2_000)
+        #expect(try lookup(["--profile", "glider", "--min-runway-feet", "0"])?.minimumRunwayFeet == 0)
+        #expect(try lookup(["--profile", "glider", "--min-runway-feet", "profile"])?.minimumRunwayFeet == 1_000)
+        var settings = Settings(mode: .run)
+        #expect(throws: (any Error).self) { try SettingsBuilder.apply(arguments: ["--min-runway-feet", "long"], to: &settings) }
+    }
+
     @Test func runOnlyOptionsAreRefusedByReplayAndTheReverse() {
         var replay = Settings(mode: .replay)
         #expect(throws: SettingsBuilder.Problem("--gpsd does not apply to replay")) {

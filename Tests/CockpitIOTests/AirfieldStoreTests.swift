@@ -38,7 +38,7 @@ struct AirfieldStoreTests {
         var hard = AirfieldFilter(); hard.hardSurfaceOnly = true; hard.minimumRunwayFeet = 3_000; hard.excludeHeliports = true
         var wide = AirfieldFilter(); wide.radiusNauticalMiles = 400; wide.maximumCount = 5; wide.types = [.largeAirport, .mediumAirport]
         // The daemon's own lookups: best suitable for the default aircraft profile (>= 2,000 ft, 250 nm, count 1).
-        return [plain, hard, wide, AircraftProfile().filter]
+        return [plain, hard, wide, AircraftProfile().filter(for: .powered)]
     }()
 
     /// Port Alexander Seaplane Base, Alaska (PAAP), has a 3,000 ft water lane; the nearest land airport with 2,000 ft
@@ -47,7 +47,7 @@ struct AirfieldStoreTests {
     /// to send a landplane to the water.
     @Test func bestSuitableIsNeverASeaplaneBase() throws {
         let store = try AirfieldData.store()
-        let best = try store.nearest(latitude: 56.246799, longitude: -134.647995, filter: AircraftProfile().filter,
+        let best = try store.nearest(latitude: 56.246799, longitude: -134.647995, filter: AircraftProfile().filter(for: .powered),
                                      declinationDegrees: nil, groundSpeedKnots: nil)
         #expect(best.map(\.airfield.ident) == ["PAFE"])
         #expect(abs((best.first?.distanceNauticalMiles ?? 0) - 49.438) < 0.005)
@@ -56,7 +56,7 @@ struct AirfieldStoreTests {
         #expect(bases.count >= 500)
         for base in bases.prefix(200) {
             let answer = try store.nearest(latitude: Double(base.latitudeMicrodegrees) / 1e6, longitude: Double(base.longitudeMicrodegrees) / 1e6,
-                                           filter: AircraftProfile().filter,
+                                           filter: AircraftProfile().filter(for: .powered),
                                            declinationDegrees: nil, groundSpeedKnots: nil)
             #expect(answer.allSatisfy { [.smallAirport, .mediumAirport, .largeAirport].contains($0.airfield.type) }, "at \(base.id)")
         }
@@ -70,7 +70,7 @@ struct AirfieldStoreTests {
     @Test func aWaterLaneIsNoRunwayForALandplane() throws {
         let store = try AirfieldData.store()
         for (latitude, longitude, ident, nauticalMiles) in [(60.5439, -145.727005, "PACV", 8.023), (58.735633, -157.02216, "PFWS", 2.068)] {
-            let best = try store.nearest(latitude: latitude, longitude: longitude, filter: AircraftProfile().filter,
+            let best = try store.nearest(latitude: latitude, longitude: longitude, filter: AircraftProfile().filter(for: .powered),
                                          declinationDegrees: nil, groundSpeedKnots: nil)
             #expect(best.map(\.airfield.ident) == [ident])
             #expect(abs((best.first?.distanceNauticalMiles ?? 0) - nauticalMiles) < 0.001)
@@ -93,7 +93,7 @@ struct AirfieldStoreTests {
         let lanesOnly = try database.prepare("SELECT group_concat(ident) FROM airport WHERE type <> 4 AND longest_surface = 2")
         #expect(try lanesOnly.step())
         #expect(lanesOnly.text(0) == "US-1231", "Lapoint Seaplane Base, typed a small airport, has nothing but a lane")
-        let lapoint = try store.nearest(latitude: 46.040278, longitude: -83.691389, filter: AircraftProfile().filter,
+        let lapoint = try store.nearest(latitude: 46.040278, longitude: -83.691389, filter: AircraftProfile().filter(for: .powered),
                                         declinationDegrees: nil, groundSpeedKnots: nil)
         #expect(lapoint.first?.airfield.ident != "US-1231")
     }
@@ -115,7 +115,7 @@ struct AirfieldStoreTests {
             try database.execute("UPDATE airport_index SET format = 1")
         }
         let old = try AirfieldStore(path: path)
-        let best = try old.nearest(latitude: 60.5439, longitude: -145.727005, filter: AircraftProfile().filter,
+        let best = try old.nearest(latitude: 60.5439, longitude: -145.727005, filter: AircraftProfile().filter(for: .powered),
                                    declinationDegrees: nil, groundSpeedKnots: nil)
         #expect(best.map(\.airfield.ident) == ["PACV"])
         #expect(old.indexSource.contains("format 1, this build reads 2: import the database again"), "\(old.indexSource)")
@@ -123,6 +123,26 @@ struct AirfieldStoreTests {
         let nearKOLD = try old.nearest(latitude: 44.952801, longitude: -68.674301, filter: long, declinationDegrees: nil, groundSpeedKnots: nil)
         #expect(!nearKOLD.map(\.airfield.ident).contains("KOLD"))
         #expect(nearKOLD.map(\.airfield.id) == (try old.bruteForceNearest(latitude: 44.952801, longitude: -68.674301, filter: long)).map(\.id))
+    }
+
+    /// "Best suitable" follows the aircraft: at the bundled demo's position over Spain (41°22.199'N 1°53.656'W) a glider
+    /// is offered Garray (LEGY, 1,200 ft, 37.618 nm), an aeroplane Zaragoza (LEZG, 42.340 nm), a paraglider the
+    /// nearest land airport whatever its runway (LEGY again) — found with SQL over the runway table and GeographicLib
+    /// in Python. With one 2,000 ft default for every profile the glider was sent past Garray to Zaragoza.
+    @Test func bestSuitableFollowsTheAircraftProfile() throws {
+        let store = try AirfieldData.store()
+        let latitude = 41 + 22.199 / 60, longitude = -(1 + 53.656 / 60)
+        for (kind, ident, nauticalMiles) in [(FlightProfile.Kind.glider, "LEGY", 37.618), (.powered, "LEZG", 42.340), (.paraglider, "LEGY", 37.618),
+                                             (.hangGlider, "LEGY", 37.618)] {
+            let best = try store.nearest(latitude: latitude, longitude: longitude, filter: AircraftProfile().filter(for: kind),
+                                         declinationDegrees: nil, groundSpeedKnots: nil)
+            #expect(best.map(\.airfield.ident) == [ident], "\(kind)")
+            #expect(abs((best.first?.distanceNauticalMiles ?? 0) - nauticalMiles) < 0.001, "\(kind)")
+        }
+        var set = AircraftProfile(); set.minimumRunwayFeet = 2_000
+        let glider = try store.nearest(latitude: latitude, longitude: longitude, filter: set.filter(for: .glider),
+                                       declinationDegrees: nil, groundSpeedKnots: nil)
+        #expect(glider.map(\.airfield.ident) == ["LEZG"], "a runway minimum that is set wins over the profile's")
     }
 
     /// The index holds every airport row of the file (72,395 in the shipped one, per `meta`) and nothing is left out.

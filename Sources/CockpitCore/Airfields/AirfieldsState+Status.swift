@@ -15,8 +15,11 @@ extension StatusSnapshot {
             "declinationDegrees": .number(update.lookup.declinationDegrees, decimals: 1),
             "nearest": .array(update.nearest.map { .object($0.json) }),
             "best": update.best.map { .object($0.json) } ?? .null,
-            "bestProfile": .object(["minimumRunwayFeet": .number(configuration.aircraft.minimumRunwayFeet, decimals: 0),
-                                    "hardSurfaceRequired": .bool(configuration.aircraft.hardSurfaceRequired)]),
+            "bestProfile": .object([
+                "minimumRunwayFeet": .number(configuration.aircraft.minimumRunwayFeet(for: configuration.flightProfile.kind), decimals: 0),
+                "minimumRunwayFrom": .string(configuration.aircraft.minimumRunwayFeet == nil
+                    ? "the \(configuration.flightProfile.kind.rawValue) profile's default" : "min-runway-feet"),
+                "hardSurfaceRequired": .bool(configuration.aircraft.hardSurfaceRequired)]),
         ]
     }
 }

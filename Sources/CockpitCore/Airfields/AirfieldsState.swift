@@ -1,15 +1,33 @@
 /// The aircraft's profile for "best suitable airfield" (as a divert aid picks it): the nearest airfield with a runway
 /// of at least this length (and hard surface, if required).
 public struct AircraftProfile: Sendable, Equatable {
-    public var minimumRunwayFeet: Double = 2_000
+    /// The runway the aircraft needs, as set (`--min-runway-feet`); nil: the flight profile's default.
+    public var minimumRunwayFeet: Double?
     public var hardSurfaceRequired = false
     public init() {}
 
+    /// The runway an aircraft of this kind needs when nothing is set. Powered: 2,000 ft, what a light aeroplane wants
+    /// in hand for an unplanned landing. Glider: 1,000 ft (a club glider's landing distance over 15 m is 250–300 m, and
+    /// gliders land on 300 m strips; the bundled demo's Garray, LEGY, has 1,200 ft). Hang glider and paraglider: none
+    /// (any land airport; they land in fields).
+    public static func defaultMinimumRunwayFeet(for kind: FlightProfile.Kind) -> Double? {
+        switch kind {
+        case .powered: 2_000
+        case .glider: 1_000
+        case .hangGlider, .paraglider: nil
+        }
+    }
+
+    /// The runway minimum in force for an aircraft of `kind`: the one set, else the kind's default.
+    public func minimumRunwayFeet(for kind: FlightProfile.Kind) -> Double? {
+        minimumRunwayFeet ?? Self.defaultMinimumRunwayFeet(for: kind)
+    }
+
     /// "Best suitable": the nearest land airport with a runway this long (hard when required), within 250 nm. Never a
     /// seaplane base: their "runways" are water lanes (554 of them are 2,000 ft or longer in the shipped database).
-    public var filter: AirfieldFilter {
+    public func filter(for kind: FlightProfile.Kind) -> AirfieldFilter {
         var filter = AirfieldFilter()
-        filter.minimumRunwayFeet = minimumRunwayFeet
+        filter.minimumRunwayFeet = minimumRunwayFeet(for: kind)
         filter.hardSurfaceOnly = hardSurfaceRequired
         filter.types = [.smallAirport, .mediumAirport, .largeAirport]
         filter.excludeSeaplaneBases = true
@@ -67,7 +85,8 @@ public struct AirfieldsState: Sendable, Equatable {
 
     public init() {}
 
-    mutating func tick(at now: MonotonicInstant, fix: GPSFix?, utc: UTCInstant?, profile: AircraftProfile, effects: inout [Effect]) {
+    mutating func tick(at now: MonotonicInstant, fix: GPSFix?, utc: UTCInstant?, profile: AircraftProfile, kind: FlightProfile.Kind,
+                       effects: inout [Effect]) {
         guard let fix, let latitude = fix.latitudeDegrees, let longitude = fix.longitudeDegrees else { return }
         if let requestedAt, now.seconds(since: requestedAt) < Self.intervalSeconds { return }
         requestedAt = now
@@ -82,7 +101,7 @@ public struct AirfieldsState: Sendable, Equatable {
         let speed = fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:))
         effects.append(.lookupAirfields(AirfieldLookup(latitudeDegrees: latitude, longitudeDegrees: longitude,
                                                        declinationDegrees: declination, groundSpeedKnots: speed,
-                                                       nearestFilter: nearest, bestFilter: profile.filter)))
+                                                       nearestFilter: nearest, bestFilter: profile.filter(for: kind))))
     }
 
     mutating func apply(_ update: AirfieldsUpdate, at now: MonotonicInstant) {

@@ -98,7 +98,7 @@ public struct Engine: Sendable {
             traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                          ourUTC: gps.utc(at: at), configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                           utc: gps.utc(at: at), profile: configuration.aircraft, effects: &effects)
+                           utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at
         }
         updateAlerts(event: event, at: at, effects: &effects, from: firstEffect)
