@@ -67,6 +67,30 @@ struct BaroSourceTests {
         #expect(waitFor(5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
     }
 
+    /// A supply dip resets the chip to sleep mode (datasheet: ctrl_meas and config 0x00 after power-on, data registers
+    /// 0x80000 until a conversion). The source used to read 0x80000 from then on and never recover (the core counted
+    /// every sample as "no conversion"); it now sees ctrl_meas gone, says so, and initialises the chip again: samples
+    /// resume with the datasheet's own words (adc_T 519,888, adc_P 415,148).
+    @Test func aChipResetUnderUsIsInitialisedAgain() {
+        let chip = SimulatedBMP280()
+        let collector = Collector()
+        let source = run(chip, collector: collector)
+        defer { source.stop() }
+        #expect(waitFor(5) { collector.count(Self.isSample) >= 10 })
+        let before = collector.all.count
+        chip.configure { $0.brownOut() }
+        #expect(waitFor(5) { collector.count(Self.isPresent) >= 2 })
+        #expect(waitFor(5) {
+            collector.all.dropFirst(before).contains { if case .baroADC(519_888, 415_148) = $0 { true } else { false } }
+        })
+        let after = Array(collector.all.dropFirst(before))
+        let noConversion = after.filter { if case .baroADC(let t, let p) = $0 { t == 0x80000 || p == 0x80000 } else { false } }
+        #expect(noConversion.isEmpty, "\(noConversion.count) samples of 0x80000 handed on")
+        let reasons = after.compactMap { if case .baroSource(.readError(let reason)) = $0 { reason } else { nil } }
+        #expect(reasons.first?.contains("lost its configuration (ctrl_meas 0x00, config 0x00") == true, "\(reasons)")
+        #expect(chip.writes.filter { $0.register == 0xE0 && $0.value == 0xB6 }.count == 2, "reset once at start, once after the dip")
+    }
+
     @Test func absentAtStartIsReportedOnceNotFlooded() {
         let chip = SimulatedBMP280()
         chip.configure { $0.faults.nackErrno = EREMOTEIO }

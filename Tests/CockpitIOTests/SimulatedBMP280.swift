@@ -38,6 +38,9 @@ final class SimulatedBMP280: I2CBus, @unchecked Sendable {
 
     func configure(_ body: (SimulatedBMP280) -> Void) { lock.withLock { _ in body(self) } }
 
+    /// A supply dip: the chip comes back as after power-on (sleep mode, data registers 0x80000), without a word on the bus.
+    func brownOut() { powerOnReset() }
+
     private func powerOnReset() {
         registers[0xF4] = 0; registers[0xF5] = 0; registers[0xF3] = 0
         // Data registers read 0x80000 until a conversion completes (reset values, table 18).

@@ -130,14 +130,44 @@ public final class BMP280Driver {
                         calibrationBytes: bytes)
     }
 
-    /// One burst read of 0xF7…0xFC (a single transaction, so pressure and temperature come from the same
-    /// conversion): the raw 20-bit ADC words. Compensation happens downstream.
-    public func readADC() throws(I2CError) -> (adcT: Int32, adcP: Int32) {
-        let bytes = try bus.readBlock(register: Register.pressureMSB, count: 6)
-        guard let adc = BMP280Compensation.adcValues(dataRegisters: bytes) else {
-            throw I2CError(operation: "burst read", errno: EIO)
+    public enum ReadError: Error, Equatable, CustomStringConvertible {
+        case bus(I2CError)
+        /// ctrl_meas or config no longer holds what `probe` wrote: the chip was reset (a supply dip resets it to sleep
+        /// mode, where the data registers keep 0x80000 or the last conversion for ever). Probe again.
+        case lostConfiguration(controlMeasurement: UInt8, config: UInt8)
+
+        public var description: String {
+            switch self {
+            case .bus(let error): error.description
+            case .lostConfiguration(let control, let config):
+                "BMP280 lost its configuration (ctrl_meas 0x\(hex(control)), config 0x\(hex(config)); wrote 0x\(hex(BMP280Driver.controlValue)), "
+                    + "0x\(hex(BMP280Driver.configValue))): the chip was reset, e.g. by a supply dip; initialising it again"
+            }
         }
-        return (adc.adcT, adc.adcP)
+    }
+
+    /// Checks that the chip still runs as configured (ctrl_meas and config, one transaction), then one burst read of
+    /// 0xF7…0xFC (a single transaction, so pressure and temperature come from the same conversion): the raw 20-bit ADC
+    /// words. Compensation happens downstream.
+    public func readADC() throws(ReadError) -> (adcT: Int32, adcP: Int32) {
+        do {
+            let settings = try bus.readBlock(register: Register.controlMeasurement, count: 2)
+            guard settings.count == 2 else { throw ReadError.bus(I2CError(operation: "read ctrl_meas", errno: EIO)) }
+            guard settings[0] == Self.controlValue, settings[1] == Self.configValue else {
+                throw ReadError.lostConfiguration(controlMeasurement: settings[0], config: settings[1])
+            }
+            let bytes = try bus.readBlock(register: Register.pressureMSB, count: 6)
+            guard let adc = BMP280Compensation.adcValues(dataRegisters: bytes) else {
+                throw ReadError.bus(I2CError(operation: "burst read", errno: EIO))
+            }
+            return (adc.adcT, adc.adcP)
+        } catch let error as I2CError {
+            throw .bus(error)
+        } catch let error as ReadError {
+            throw error
+        } catch {
+            throw .bus(I2CError(operation: "read", errno: EIO))
+        }
     }
 }
 

@@ -90,20 +90,30 @@ public final class BaroSource: Sendable {
             submit(.baroCalibration(registerBytes: identity.calibrationBytes))
             submit(.baroSource(.present(description: identity.description)))
             var failures = 0
+            var probeAgain = false
             while !isStopped {
-                do {
+                do throws(BMP280Driver.ReadError) {
                     let adc = try driver.readADC()
                     submit(.baroADC(adcT: adc.adcT, adcP: adc.adcP))
                     failures = 0
                 } catch {
-                    failures += 1
-                    if error.meansAbsent {
-                        submit(.baroSource(.absent(reason: "sensor stopped answering: \(error)")))
-                        lastAbsence = nil
-                        break
+                    switch error {
+                    case .lostConfiguration:
+                        // Reset under us: counted, then probed again at once (reset, calibration, configuration).
+                        submit(.baroSource(.readError(reason: error.description)))
+                        probeAgain = true
+                    case .bus(let error):
+                        failures += 1
+                        if error.meansAbsent {
+                            submit(.baroSource(.absent(reason: "sensor stopped answering: \(error)")))
+                            lastAbsence = nil
+                            probeAgain = true
+                        } else {
+                            submit(.baroSource(.readError(reason: error.description)))
+                            if failures >= Self.consecutiveFailuresBeforeReprobe { probeAgain = true }
+                        }
                     }
-                    submit(.baroSource(.readError(reason: error.description)))
-                    if failures >= Self.consecutiveFailuresBeforeReprobe { break }
+                    if probeAgain { break }
                 }
                 wait(readIntervalSeconds)
             }
