@@ -19,8 +19,8 @@ public struct BaroState: Sendable, Equatable {
 
     /// Since when the cabin has been at least `pressurisationMarginFeet` below GPS altitude (nil when not).
     public var cabinBelowGPSSince: MonotonicInstant?
-    /// Cabin ≥ 2,000 ft below GPS altitude (MSL, else the ellipsoid height) for over 60 s: a pressurised cabin. Information only — the cabin
-    /// altitude is never corrected, clamped or rejected because of GPS.
+    /// Cabin ≥ 2,000 ft below GPS altitude (MSL, else the ellipsoid height) for over 60 s: a pressurised cabin.
+    /// Information only — the cabin altitude is never corrected, clamped or rejected because of GPS.
     public var pressurisedCabinInferred = false
     public static let pressurisationMarginFeet = 2_000.0
     public static let pressurisationPersistenceSeconds = 60.0
