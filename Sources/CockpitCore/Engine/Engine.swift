@@ -38,11 +38,13 @@ public struct Engine: Sendable {
                 let nearest = airfields.last?.nearest.first
                 let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
                 terrain = nil
+                let takeoffsBefore = flight.takeoffs.count
                 flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
                               nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
                               cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
                               gapAfterSeconds: configuration.gpsStaleAfterSeconds,
                               profile: configuration.flightProfile, effects: &effects)
+                if flight.takeoffs.count > takeoffsBefore { hypoxia.flightStarted(effects: &effects) }
                 traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
             }
         case .gpsSource(let sourceEvent):

@@ -53,6 +53,15 @@ public struct HypoxiaState: Sendable, Equatable {
         return max(0, (configuration.alertFraction - dose) * tuc)
     }
 
+    /// A takeoff: the regulations' cumulative times (14 CFR 91.211(a)(1): "that part of the flight … of more than 30
+    /// minutes"; NCO.OP.190(b)(1)) count per flight, so the times above each threshold start again from zero. The dose
+    /// is the body's and is kept: it decays only with time below 9,800 ft, whatever the flight state says.
+    mutating func flightStarted(effects: inout [Effect]) {
+        guard thresholds.contains(where: { $0.secondsAbove > 0 }) else { return }
+        for index in thresholds.indices { thresholds[index].secondsAbove = 0 }
+        effects.append(.log(LogLine(.info, "takeoff: the oxygen rules' times above each altitude start again for this flight")))
+    }
+
     mutating func acknowledge(at now: MonotonicInstant, effects: inout [Effect]) -> Bool {
         guard alertLatched else { return false }
         acknowledgedUntil = now.adding(seconds: Self.acknowledgeSilenceSeconds)
