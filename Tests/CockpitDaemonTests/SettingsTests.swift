@@ -93,6 +93,20 @@ struct SettingsTests {
         #expect(throws: (any Error).self) { try SettingsBuilder.apply(arguments: ["--min-runway-feet", "long"], to: &settings) }
     }
 
+    /// `none` switches an optional file off (docs/configuration.md), the flight log included: `--flight-log none` used
+    /// to open a log file called "none" in the working directory. `off`, its old word, still works.
+    @Test func flightLogNoneIsNoLog() throws {
+        for word in ["none", "off"] {
+            var settings = Settings(mode: .run)
+            _ = try SettingsBuilder.apply(arguments: ["--flight-log", word], to: &settings)
+            #expect(settings[FlightLogSettings.self].path == nil, "\(word)")
+        }
+        var settings = Settings(mode: .run)
+        #expect(settings[FlightLogSettings.self].path == FlightLogSettings.defaultPath)
+        _ = try SettingsBuilder.apply(arguments: ["--flight-log", "/tmp/x.sqlite"], to: &settings)
+        #expect(settings[FlightLogSettings.self].path == "/tmp/x.sqlite")
+    }
+
     @Test func runOnlyOptionsAreRefusedByReplayAndTheReverse() {
         var replay = Settings(mode: .replay)
         #expect(throws: SettingsBuilder.Problem("--gpsd does not apply to replay")) {

@@ -6,7 +6,7 @@ public import CockpitIO
 public struct FlightLogSettings: SettingsGroup {
     public static let title = "Flight log"
     public static let defaultPath = "/var/lib/cockpit/flightlog.sqlite"
-    /// nil: off (a replay's default; `flight-log off` in run).
+    /// nil: no log (a replay's default; `flight-log none` in run, or `off`).
     public var path: String?
     public var limitMebibytes = 256
     public var synchronous = FlightLogWriter.Synchronous.full
@@ -19,11 +19,13 @@ public struct FlightLogSettings: SettingsGroup {
 
     public static let options: [SettingOption<FlightLogSettings>] = [
         .init("flight-log", .value(name: "FILE"),
-              help: "Keep the flight log in this SQLite file (off: no log). run: \(defaultPath); replay: off unless given.",
+              help: "Keep the flight log in this SQLite file ('none' or 'off': no log). run: \(defaultPath); replay: none unless given.",
               set: { settings, text throws(SettingError) in
-                  let path = try SettingValue.nonEmpty(text)
+                  // 'none' switches it off, as for every other optional file; 'off' too (it was the word until
+                  // 2026-11-24, and `--flight-log none` then made a log file called "none" in the working directory).
+                  let path = try SettingValue.optionalPath(text)
                   settings.path = path == "off" ? nil : path
-              }, show: { $0.path ?? "off" }),
+              }, show: { $0.path ?? "none" }),
         .init("flight-log-limit-mib", .value(name: "N"),
               help: "Prune the oldest flights once the flight log holds more than this many MiB.",
               set: { $0.limitMebibytes = try SettingValue.integer($1, 1...65_536) }, show: { String($0.limitMebibytes) }),
