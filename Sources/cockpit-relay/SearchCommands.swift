@@ -81,14 +81,7 @@ func parseDuration(_ text: String) -> Double? {
 func formatSighting(_ s: RelayStore.Sighting) -> String {
     let id = String(s.identifier, radix: 16, uppercase: true)
     let padded = String(repeating: "0", count: max(0, 6 - id.count)) + id
-    func fixed(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let rounded = (abs(value) * scale).rounded()
-        let whole = Int(rounded / scale), fraction = Int(rounded) - whole * Int(scale)
-        let digits = String(fraction)
-        return (value < 0 && rounded > 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: places - digits.count) + digits
-    }
+    func fixed(_ value: Double, _ places: Int) -> String { FixedText.format(value, decimals: places) }
     var line = "\(padded)  \(s.utc.iso8601)  \(fixed(s.latitudeDegrees, 5)),\(fixed(s.longitudeDegrees, 5))"
     line += "  " + (s.altitudeFeet.map { "\(Int($0.rounded())) ft" } ?? "altitude unknown")
     if let distance = s.distanceNauticalMiles { line += "  \(fixed(distance, 1)) nm" }

@@ -105,19 +105,13 @@ public enum FLARMNMEA {
         pad(tenThousandths / 10_000) + "." + pad(tenThousandths % 10_000, 4)
     }
 
+    /// An NMEA number field: empty for a value that is not one (or beyond any field's width).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite, abs(value) < 1e9 else { return "" }
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(value) * Double(scale)).rounded())
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        return decimals == 0 ? sign + String(scaled) : sign + String(scaled / scale) + "." + pad(scaled % scale, decimals)
+        return FixedText.format(value, decimals: decimals)
     }
 
-    static func pad(_ value: Int, _ width: Int = 2) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
+    static func pad(_ value: Int, _ width: Int = 2) -> String { FixedText.padded(value, width: width) }
 
     static func hex2(_ value: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")

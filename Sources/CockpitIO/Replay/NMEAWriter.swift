@@ -21,13 +21,8 @@ public enum NMEAWriter {
     static func sentence(_ body: String) -> String { "$\(body)*\(checksum(body))" }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
-        let whole = scaled / Int(scale)
-        var fraction = String(scaled % Int(scale))
-        while fraction.count < decimals { fraction = "0" + fraction }
-        return (value < 0 && scaled != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fraction : "")
+        guard value.isFinite else { return "" }   // an empty NMEA field (this used to trap)
+        return FixedText.format(value, decimals: decimals)
     }
 
     static func coordinate(_ degrees: Double, width: Int, positive: String, negative: String) -> (String, String) {
