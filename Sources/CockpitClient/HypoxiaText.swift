@@ -37,7 +37,7 @@ public enum HypoxiaText {
         lines.append("time to alert   \(number(section["secondsToAlert"]).map(Durations.hoursMinutesSeconds) ?? (section["alertLatched"]?.boolValue == true ? "alert reached" : "— (below 10,000 ft)"))")
         if let silenced = number(section["silencedForSeconds"]) { lines.append("silenced        \(Durations.hoursMinutesSeconds(silenced)) more") }
         if let thresholds = section["thresholdsFeet"]?.objectValue {
-            // "10,000*: 12 min 30 s": the time spent above each rule's altitude (feet), * while above it now.
+            // "10,000*: 12 min 30 s": the time spent above each rule's altitude (feet) this flight, * while above it now.
             var anyAbove = false
             let text = thresholds.members.map { member -> String in
                 let seconds = member.value["seconds"]?.doubleValue ?? 0
@@ -46,7 +46,8 @@ public enum HypoxiaText {
                 let feet = Int(member.key).map(HistoryGraph.grouped) ?? member.key
                 return "\(feet)\(above ? "*" : ""): \(Durations.hoursMinutesSeconds(seconds))"
             }.joined(separator: "  ")
-            lines.append("time above (ft) \(text)\(anyAbove ? "  (* above it now)" : "")")
+            // Per flight since f52460c: the oxygen rules count from each takeoff (and keep the last flight's after it lands).
+            lines.append("time above (ft) \(text)  (this flight\(anyAbove ? "; * above it now" : ""))")
         }
         let advisories = section["advisories"]?.arrayValue ?? []
         lines.append("advisories      \(advisories.isEmpty ? "none" : "")")

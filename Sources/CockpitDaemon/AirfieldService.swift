@@ -2,6 +2,7 @@ import CockpitCore
 public import CockpitIO
 import Glibc
 import Synchronization
+public import Logging
 
 /// Answers the core's airfield lookups from the on-board database, and the control socket's `nearest` and `airfield`
 /// requests. Used on the daemon's loop only.
@@ -18,7 +19,9 @@ public final class AirfieldService {
     /// waits for its verdict if it is still running — nothing is ever answered from an unchecked file — and a file that
     /// fails is dropped with the problem as its error. Replay checks when it opens (false).
     /// `cacheDirectory`: where the index may be kept as a mapped file (`AirfieldStore.cacheDirectory`).
-    public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil) {
+    /// `logger`: the database's verdict (sound, with its size and data date, or damaged and why) and where its index
+    /// came from are logged once each — a file the background check rejects is otherwise only in the status.
+    public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil, logger: Logger? = nil) {
         guard let path else {
             openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"
@@ -29,6 +32,13 @@ public final class AirfieldService {
         do {
             let store = try AirfieldStore(path: path, verify: !checkInBackground)
             store.cacheDirectory = cacheDirectory
+            if let logger {
+                store.indexLoaded = { source in
+                    // An index built from the table (an older or damaged stored index) costs ≈ 2.6 MB of memory.
+                    let level: Logger.Level = source.hasPrefix("stored") ? .info : .notice
+                    logger.log(level: level, "airfield index: \(source)")
+                }
+            }
             openedStore = store
             openError = nil
         } catch {
@@ -39,14 +49,37 @@ public final class AirfieldService {
             let check = BackgroundCheck()
             self.check = check
             checkVerdict = nil
+            let opened = openedStore.map { (airports: $0.airportCount, dataDate: $0.dataDate) }
             BackgroundThread.start(name: "airfield database check") {
                 let problem = AirfieldStore.integrityProblem(path: path)
+                // Logged before the verdict is handed over, so the line precedes any answer that depends on it.
+                if let logger, let opened {
+                    if let problem {
+                        logger.error("\(path): \(Self.oneLine(problem)); no airfield lookups until the file is replaced")
+                    } else {
+                        logger.info("airfield database \(path): \(opened.airports) airfields, data of \(opened.dataDate), integrity checked")
+                    }
+                }
                 check.verdict.withLock { $0 = .some(problem) }
             }
         } else {
             check = nil
             checkVerdict = .some(nil)
         }
+    }
+
+    /// A multi-line SQLite report as one log line: its first finding and how many more there were. quick_check's
+    /// "*** in database main ***" header says nothing and is dropped.
+    static func oneLine(_ text: String) -> String {
+        let lines = text.replacing("*** in database main ***", with: "").split(separator: "\n")
+            .map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
+        guard var first = lines.first else { return text }
+        var findings = lines.dropFirst()
+        if first.hasSuffix(":") || first.hasSuffix(": "), let finding = findings.popFirst() {
+            while first.hasSuffix(" ") { first.removeLast() }
+            first += " " + finding
+        }
+        return findings.isEmpty ? first : "\(first) (and \(findings.count) more finding\(findings.count == 1 ? "" : "s"))"
     }
 
     /// The store once it is open and checked (waiting for the check if need be); nil if either failed.

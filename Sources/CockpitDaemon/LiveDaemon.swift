@@ -55,7 +55,7 @@ public final class LiveDaemon: Sendable {
         // instead of held in memory (AirfieldIndexCache). Several directories come colon-separated: the first.
         let cacheDirectory = getenv("CACHE_DIRECTORY").map { String(cString: $0).split(separator: ":").first.map(String.init) ?? "" }
         let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true,
-                                        cacheDirectory: cacheDirectory.flatMap { $0.isEmpty ? nil : $0 })
+                                        cacheDirectory: cacheDirectory.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
         core.airfieldsUnavailableReason = airfields.openError
         let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
         runner.flushesRecorderOnTick = true

@@ -89,6 +89,10 @@ public final class AirfieldStore {
     /// loaded" before the first lookup.
     public private(set) var indexSource = "not loaded"
 
+    /// Called once, when the index has been loaded, with `indexSource` (the daemon logs it: an installer must learn
+    /// that an older database costs an index built in memory, without asking `nearest --json`).
+    public var indexLoaded: ((String) -> Void)?
+
     /// A directory for the mapped index (`AirfieldIndexCache`); nil keeps the index in memory. Set before the first
     /// lookup (the daemon passes systemd's `CACHE_DIRECTORY`).
     public var cacheDirectory: String?
@@ -111,6 +115,7 @@ public final class AirfieldStore {
             indexSource = "built from the airport table (\(reason.message)); in memory"
         }
         builtIndex = index
+        indexLoaded?(indexSource)
         return index
     }
 
