@@ -43,3 +43,105 @@ struct FlightLogWriterTests {
         #expect(reader.integrityProblem() == nil)
     }
 }
+
+@Suite("Flight log writer: the WAL and the newest flight")
+struct FlightLogWriterWALTests {
+    static func samples(_ count: Int, from start: UTCInstant) -> [FlightLogSample] {
+        (0..<count).map { second in
+            let utc = start.adding(seconds: Double(second))
+            return FlightLogSample(utc: utc, fixUTC: utc, latitudeDegrees: 46.2 + Double(second) * 1e-5, longitudeDegrees: 6.1,
+                                   gpsAltitudeHAEFeet: 3_000 + Double(second % 500), cabinAltitudeFeet: 3_000,
+                                   groundSpeedKnots: 60, phase: "airborne")
+        }
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : -1
+    }
+
+    /// An hour of 1 Hz samples: the WAL is checkpointed as it goes and stays within `journal_size_limit` (1 MiB),
+    /// and the database file itself holds the rows — read by the sqlite3 shell with the WAL ignored (immutable).
+    /// SQLite's automatic checkpoint is off once a WAL hook is registered; the writer's hook used to only count,
+    /// so the WAL grew ≈ 15 MiB an hour and the database file stayed empty until a clean stop.
+    @Test func theWALIsCheckpointedWhileWriting() throws {
+        let path = "/tmp/cockpit-flightlog-wal-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let writer = try FlightLogWriter(path: path, limitBytes: 256 << 20, synchronous: .normal)
+        let start = UTCInstant(year: 2026, month: 6, day: 1, hour: 9)
+        try writer.write(.takeoff(FlightLogPlace(utc: start, latitudeDegrees: 46.2, longitudeDegrees: 6.1)))
+        for sample in Self.samples(3_600, from: start) { try writer.write(.sample(sample)) }
+        let wal = Self.fileSize(path + "-wal")
+        #expect(wal >= 0 && wal <= 1_048_576 + 64 * 1_048, "WAL \(wal) bytes after an hour")
+        #expect(writer.counters.checkpoints >= 20, "\(writer.counters)")
+        // Every checkpoint copies what the WAL held up to it: at most the last 256 pages' samples are WAL-only.
+        let inFile = runCommand("/usr/bin/sqlite3", ["file:\(path)?immutable=1", "SELECT count(*) FROM samples"])
+        let rows = try #require(Int(inFile.trimmingWhitespaceForTests), "\(inFile)")
+        #expect(rows >= 3_600 - 256 && rows <= 3_600, "\(rows) samples in the database file itself")
+    }
+
+    /// A flight bigger than the limit on its own is kept when it lands: it is the one the pilot will want. It goes
+    /// when a later flight has landed. (It used to be deleted at the first prune after its landing.)
+    @Test func theNewestFlightIsKeptEvenWhenItAloneIsOverTheLimit() throws {
+        let path = "/tmp/cockpit-flightlog-newest-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let limit: Int64 = 100 << 10
+        let writer = try FlightLogWriter(path: path, limitBytes: limit, synchronous: .normal)
+        var clock = UTCInstant(year: 2026, month: 6, day: 1, hour: 9)
+        func fly(seconds: Int) throws {
+            try writer.write(.takeoff(FlightLogPlace(utc: clock, latitudeDegrees: 46.2, longitudeDegrees: 6.1)))
+            for sample in Self.samples(seconds, from: clock.adding(seconds: 1)) { try writer.write(.sample(sample)) }
+            clock = clock.adding(seconds: Double(seconds))
+            try writer.write(.landing(FlightLogPlace(utc: clock)))
+            // Ten minutes on the ground after it: the prune runs (every 60 samples) with the flight closed.
+            for sample in Self.samples(600, from: clock.adding(seconds: 1)) {
+                var ground = sample
+                ground.phase = "onGround"
+                try writer.write(.sample(ground))
+            }
+            clock = clock.adding(seconds: 3_600)
+        }
+        try fly(seconds: 2_400)
+        #expect(try writer.usedBytes() > limit, "the test needs a flight larger than the limit")
+        var flights = try FlightLogReader(path: path).flights()
+        #expect(flights.map(\.id) == [1], "the flight just flown is kept")
+        let first = try #require(flights.first)
+        #expect(try FlightLogReader(path: path).samples(from: first.takeoff.utc, to: try #require(first.landing).utc).count >= 2_400)
+        try fly(seconds: 2_400)
+        flights = try FlightLogReader(path: path).flights()
+        #expect(flights.map(\.id) == [2], "the older flight went once a newer one had landed")
+        #expect(writer.counters.prunedFlights == 1)
+    }
+}
+
+/// Runs a program and returns its standard output (this test target has no process helper of its own).
+func runCommand(_ path: String, _ arguments: [String]) -> String {
+    let output = "/tmp/cockpit-iotest-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+    defer { unlink(output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return "" }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    guard let file = fopen(output, "r") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4_096)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+extension String {
+    var trimmingWhitespaceForTests: String {
+        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}

@@ -196,6 +196,7 @@ final class FlightLogOutput: RunnerOutput {
             "file": .string(path), "state": .string(shared.state), "diskFull": .bool(shared.diskFull),
             "synchronous": .string(synchronous.rawValue.lowercased()),
             "commits": .integer(shared.counters.commits), "walBytesWritten": .integer(shared.counters.walBytes),
+            "checkpoints": .integer(shared.counters.checkpoints),
             "usedBytes": .optional(shared.usedBytes), "limitBytes": .integer(limitBytes),
             "openFlight": .optional(shared.openFlight), "prunedFlights": .integer(shared.counters.prunedFlights),
             "recoveredFlights": .integer(shared.counters.recoveredFlights), "skippedWithoutUTC": .integer(skippedNoTime),

@@ -24,6 +24,8 @@ public final class FlightLogWriter {
         public var commits: Int64 = 0
         /// Bytes appended to the WAL (frames of page size + 24-byte headers), from SQLite's WAL hook.
         public var walBytes: Int64 = 0
+        /// Checkpoints run while writing (every `checkpointPages` of WAL).
+        public var checkpoints: Int64 = 0
         public var prunedFlights: Int64 = 0
         public var recoveredFlights: Int64 = 0
         public init() {}
@@ -46,6 +48,8 @@ public final class FlightLogWriter {
     private var lastSample: FlightLogSample?
     private let pageSize: Int64
     private let walCounter = WALCounter()
+    /// WAL pages after which a commit checkpoints (see the WAL hook in `init`).
+    public static let checkpointPages: Int32 = 256
     private var samplesSincePruneCheck = 0
 
     /// `upgradeLater`: an older file is not upgraded here but by `finishOpening` (or the first `write`), so a daemon
@@ -61,17 +65,24 @@ public final class FlightLogWriter {
         try database.execute("PRAGMA page_size = 1024")
         try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
         try database.execute("PRAGMA journal_mode = WAL")
-        // Checkpoint every 256 pages (256 KiB) rather than SQLite's 1000: the WAL stays small on a small card.
-        try database.execute("PRAGMA wal_autocheckpoint = 256")
         try database.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try database.execute("PRAGMA journal_size_limit = 1048576")
         schemaFound = try FlightLogMigration.schema(of: database)
         if schemaFound > FlightLogSchema.version { throw FlightLogMigration.newerSchema(schemaFound) }
         pageSize = try Self.pragma(database, "page_size")
+        // The WAL hook counts the bytes written, and checkpoints every `checkpointPages` (256 KiB) rather than
+        // SQLite's 1000, so the WAL stays small on a small card. It has to do both: registering a WAL hook replaces
+        // SQLite's automatic checkpoint (`wal_autocheckpoint` is itself a WAL hook), and until this was found the WAL
+        // grew for as long as the daemon ran (≈ 15 MiB an hour, unseen by the size limit, folded back only at a
+        // clean stop). PASSIVE: it never waits for a reader (`cockpitctl history` on another connection).
         let counter = Unmanaged.passUnretained(walCounter).toOpaque()
-        sqlite3_wal_hook(database.handle, { context, _, _, pages in
+        sqlite3_wal_hook(database.handle, { context, handle, name, pages in
             guard let context else { return SQLITE_OK }
-            Unmanaged<WALCounter>.fromOpaque(context).takeUnretainedValue().committed(walPages: Int64(pages))
+            let counter = Unmanaged<WALCounter>.fromOpaque(context).takeUnretainedValue()
+            counter.committed(walPages: Int64(pages))
+            if pages >= FlightLogWriter.checkpointPages {
+                if sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK { counter.checkpoints += 1 }
+            }
             return SQLITE_OK
         }, counter)
         if !(upgradeLater && schemaFound > 0 && schemaFound < FlightLogSchema.version) { try finishOpening() }
@@ -146,6 +157,7 @@ public final class FlightLogWriter {
         }
         counters.commits += 1
         counters.walBytes = walCounter.pages * (pageSize + 24)
+        counters.checkpoints = walCounter.checkpoints
         if case .sample = item {
             counters.samples += 1
             samplesSincePruneCheck += 1
@@ -240,12 +252,19 @@ public final class FlightLogWriter {
     }
 
     /// Past the size limit, the oldest closed flight goes with everything logged up to its landing (and, when no
-    /// closed flight is left, the oldest hour of samples); freed pages go back to the file system.
+    /// such flight is left, the oldest hour of samples before the newest flight); freed pages go back to the file
+    /// system. The newest flight — open, or the one that just landed — is never pruned: a flight larger than the
+    /// limit on its own was deleted the moment it landed (the log is for the flight just flown). It goes when a later
+    /// flight has landed, and until then the file may stay over the limit by what that flight holds.
     public func pruneIfNeeded() throws(SQLiteDatabase.Failure) {
         var rounds = 0
         while try usedBytes() > limitBytes, rounds < 16 {
+            let prunedBefore = counters.prunedFlights
             rounds += 1
-            let oldest = try database.prepare("SELECT id, landing_utc FROM flights WHERE end_reason IS NOT NULL ORDER BY takeoff_utc LIMIT 1")
+            let oldest = try database.prepare("""
+                SELECT id, landing_utc FROM flights WHERE end_reason IS NOT NULL AND id <> (SELECT max(id) FROM flights)
+                ORDER BY takeoff_utc LIMIT 1
+                """)
             var cutoff: Double
             if try oldest.step(), let id = oldest.int64(0), let landing = oldest.double(1) {
                 cutoff = landing + 120
@@ -256,7 +275,11 @@ public final class FlightLogWriter {
                 guard try first.step(), let start = first.double(0) else { return }
                 cutoff = start + 3600
             }
+            let newest = try database.prepare("SELECT takeoff_utc FROM flights ORDER BY id DESC LIMIT 1")
+            if try newest.step(), let takeoff = newest.double(0) { cutoff = min(cutoff, takeoff - 120) }
             if let flight = openFlight { cutoff = min(cutoff, flight.takeoff.utc.secondsSinceEpoch - 120) }
+            let before = try database.prepare("SELECT count(*) FROM samples WHERE utc < \(cutoff)")
+            if try before.step(), before.int64(0) == 0, counters.prunedFlights == prunedBefore { return }   // nothing more may go
             try database.execute("BEGIN IMMEDIATE")
             do {
                 try database.execute("DELETE FROM samples WHERE utc < \(cutoff)")
@@ -281,6 +304,7 @@ public final class FlightLogWriter {
 final class WALCounter {
     /// Pages appended to the WAL so far.
     private(set) var pages: Int64 = 0
+    var checkpoints: Int64 = 0
     private var inWAL: Int64 = 0
 
     /// SQLite reports the pages now in the WAL; after a checkpoint restarts the WAL the count starts again.
