@@ -22,7 +22,9 @@ public struct EFBPicture: Sendable {
     /// inferred pressurised. Never GPS altitude under another name.
     public var pressureAltitudeFeet: Double?
     public var airborne: Bool
-    /// Alerted targets first, then by distance.
+    /// Targets within the proximity limits first, the highest alarm level first among them, then by distance: the
+    /// first is the one `$PFLAU` reports (the most dangerous, not the nearest — a wingman 300 m abeam used to hide a
+    /// head-on aircraft's level-2 alarm until it was at level 3), and GDL 90 sends the list in this order.
     public var targets: [Target]
 
     public init(_ snapshot: StatusSnapshot) {
@@ -49,6 +51,8 @@ public struct EFBPicture: Sendable {
         }
         list.sort {
             if $0.proximate != $1.proximate { return $0.proximate }
+            let level0 = Self.alarmLevel($0), level1 = Self.alarmLevel($1)
+            if level0 != level1 { return level0 > level1 }
             let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
             return d0 != d1 ? d0 < d1 : $0.identifier < $1.identifier
         }

@@ -47,7 +47,10 @@ public enum FLARMNMEA {
     }
 
     /// `$PFLAU,RX,TX,GPS,Power,AlarmLevel,RelativeBearing,AlarmType,RelativeVertical,RelativeDistance,ID`: the most
-    /// relevant target (the first in the picture) when it is within the proximity limits; fields 6–10 empty otherwise.
+    /// dangerous target (the first in the picture: highest alarm level, then nearest) when it is within the proximity
+    /// limits; fields 6–10 empty otherwise. Alarm type 2 (aircraft) with an alarm, else 0, the ICD's "no-alarm traffic
+    /// information" (type 4, traffic advisory, is sent once as an aircraft comes within 1.5 km and 300 m, with alarm
+    /// level 1 — not every second at level 0, as this did).
     static func pflau(_ picture: EFBPicture, trafficTransmitting: Bool) -> String {
         let gps = picture.fix == nil ? 0 : (picture.airborne ? 2 : 1)
         let head = "PFLAU,\(picture.targets.count),\(trafficTransmitting ? 1 : 0),\(gps),1"
@@ -57,7 +60,7 @@ public enum FLARMNMEA {
         if bearing > 180 { bearing -= 360 }
         let vertical = relative.relativeAltitudeFeet.map { String(Int(UnitConversions.meters(fromFeet: $0).rounded())) } ?? ""
         let distance = Int((relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile).rounded())
-        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 4),\(vertical),\(distance),\(hex6(first.identifier))"
+        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 0),\(vertical),\(distance),\(hex6(first.identifier))"
     }
 
     /// `$PFLAA,AlarmLevel,RelativeNorth,RelativeEast,RelativeVertical,IDType,ID,Track,TurnRate,GroundSpeed,ClimbRate,AcftType`;
