@@ -47,7 +47,7 @@ extension Engine {
                 guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: utc),
                       relative.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles,
                       relative.relativeAltitudeFeet.map({ abs($0) <= configuration.traffic.proximityFeet }) ?? true else { continue }
-                conditions.append(.init(id: "traffic.proximity." + String(id, radix: 16, uppercase: true), kind: "traffic.proximity",
+                conditions.append(.init(id: "traffic.proximity." + TrafficIdentifier.text(id), kind: "traffic.proximity",
                                         priority: .caution, text: AlertText.traffic(relative), phrase: AlertText.trafficPhrase(relative),
                                         repeatSeconds: configuration.alerts.trafficRepeatSeconds,
                                         clears: "outside the proximity distance or height, or on the ground",

@@ -121,8 +121,5 @@ public enum FLARMNMEA {
         return String([digits[Int(value >> 4)], digits[Int(value & 0x0F)]])
     }
 
-    static func hex6(_ value: UInt32) -> String {
-        let text = String(value & 0xFF_FFFF, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 6 - text.count)) + text
-    }
+    static func hex6(_ value: UInt32) -> String { TrafficIdentifier.text(value) }
 }

@@ -98,7 +98,7 @@ public struct Engine: Sendable {
             flight.tick(at: at, gpsCurrent: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) != nil,
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
             traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                         ourUTC: gps.utc(at: at), configuration: configuration.traffic, effects: &effects)
+                         ourUTC: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at

@@ -7,7 +7,7 @@ extension StatusSnapshot {
             let relative = own.flatMap { TrafficGeometry.relative(target: target, own: $0, now: monotonic, ourUTC: utc) }
             let report = target.report
             var object: JSONObject = [
-                "identifier": .string(String(id, radix: 16, uppercase: true)),
+                "identifier": .string(TrafficIdentifier.text(id)),
                 "viaRelay": .bool(target.viaRelay),
                 "timeVerified": .bool(target.timeVerified),
                 "airborne": .bool(report.flags.contains(.airborne)), "emergency": .bool(report.flags.contains(.emergency)),

@@ -173,8 +173,10 @@ public struct TrafficState: Sendable, Equatable {
         }
     }
 
-    /// Ages out silent targets and raises a proximity alert once per target as it comes within the limits.
-    mutating func tick(at now: MonotonicInstant, own: GPSFix?, ourUTC: UTCInstant?, configuration: TrafficConfiguration,
+    /// Ages out silent targets and, in flight, raises a proximity alert once per target as it comes within the
+    /// limits; it is raised again after the target has gone beyond 1.5 times either limit (distance or height). On
+    /// the ground nothing is logged (the alert board's traffic caution is in flight only too).
+    mutating func tick(at now: MonotonicInstant, own: GPSFix?, ourUTC: UTCInstant?, airborne: Bool, configuration: TrafficConfiguration,
                        effects: inout [Effect]) {
         targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
         if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
@@ -185,15 +187,38 @@ public struct TrafficState: Sendable, Equatable {
             guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: ourUTC) else { continue }
             let close = relative.distanceNauticalMiles <= configuration.proximityNauticalMiles
                 && (relative.relativeAltitudeFeet.map { abs($0) <= configuration.proximityFeet } ?? true)
-            if close && !target.proximityAlerted {
+            if close && !target.proximityAlerted && airborne {
                 targets[id]?.proximityAlerted = true
-                let message = "TRAFFIC \(String(id, radix: 16, uppercase: true)) \(Int((relative.distanceNauticalMiles * 10).rounded()) / 10) nm, \(Int(relative.relativeBearingDegrees ?? relative.bearingTrueDegrees))°\(relative.relativeBearingDegrees == nil ? "T" : " relative"), \(relative.relativeAltitudeFeet.map { "\(Int($0)) ft" } ?? "altitude unknown")"
+                let message = Self.proximityMessage(id, relative)
                 effects.append(.log(LogLine(.warning, message)))
                 effects.append(.alert(Alert(kind: .trafficProximity(id), message: message, utc: ourUTC)))
-            } else if !close && target.proximityAlerted, relative.distanceNauticalMiles > configuration.proximityNauticalMiles * 1.5 {
+            } else if !close && target.proximityAlerted,
+                      relative.distanceNauticalMiles > configuration.proximityNauticalMiles * 1.5
+                        || (relative.relativeAltitudeFeet.map { abs($0) > configuration.proximityFeet * 1.5 } ?? false) {
                 targets[id]?.proximityAlerted = false
             }
         }
+    }
+}
+
+extension TrafficState {
+    /// "TRAFFIC 0ABCDE 1.5 nm, 330° relative, 300 ft": the log line and the recent alert. Distance to 0.1 nm (it was
+    /// cut to whole miles: 0.8 nm read "0 nm"), bearing rounded (not truncated), the identifier in six digits.
+    static func proximityMessage(_ id: UInt32, _ relative: RelativeTraffic) -> String {
+        let tenths = Int((relative.distanceNauticalMiles * 10).rounded())
+        let bearing = Int((relative.relativeBearingDegrees ?? relative.bearingTrueDegrees).rounded()) % 360
+        let height = relative.relativeAltitudeFeet.map { "\(Int($0.rounded())) ft" } ?? "altitude unknown"
+        return "TRAFFIC \(TrafficIdentifier.text(id)) \(tenths / 10).\(tenths % 10) nm, \(bearing)°"
+            + "\(relative.relativeBearingDegrees == nil ? "T" : " relative"), \(height)"
+    }
+}
+
+/// How a traffic identifier is written everywhere (status, alerts, log, FLARM `$PFLAA`/`$PFLAU`): six hexadecimal
+/// digits, leading zeros kept, so that 0x0ABCDE is the same "0ABCDE" on the radar, in the log and on the tablet.
+public enum TrafficIdentifier {
+    public static func text(_ value: UInt32) -> String {
+        let text = String(value & 0xFF_FFFF, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 }
 

@@ -1,0 +1,85 @@
+import Testing
+@testable import CockpitCore
+
+/// The traffic proximity line in the log and in `alerts.recent` (and the replay summary): what the pilot reads
+/// afterwards must say what the status and the voice said at the time.
+@Suite("Traffic proximity: the logged alert")
+struct TrafficProximityLogTests {
+    static let utc = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
+
+    /// Own aircraft at 47° N 8° E, 1,000 m (3,280.8 ft) MSL, flying east at `metersPerSecond` (held from power-up).
+    static func fix(at second: Double, metersPerSecond: Double) -> GPSFix {
+        var fix = GPSFix(mode: .threeDimensional)
+        fix.utc = utc.adding(seconds: second)
+        fix.latitudeDegrees = 47
+        fix.longitudeDegrees = 8
+        fix.altitudeMSLMeters = 1_000
+        fix.groundSpeedMetersPerSecond = metersPerSecond
+        fix.trackTrueDegrees = 90
+        return fix
+    }
+
+    /// A stationary report from `identifier` due north of us, `northNauticalMiles` away, `aboveFeet` above us.
+    static func report(_ identifier: UInt32, sequence: UInt16, second: Double, northNauticalMiles: Double,
+                       aboveFeet: Double) -> TrafficPacket.Report {
+        // One minute of latitude is 1,852.3 m at 47° (WGS-84 meridian arc), within 0.02 % of a nautical mile.
+        TrafficPacket.Report(type: .report, flags: [.airborne], identifier: identifier, sequence: sequence, utc: utc.adding(seconds: second),
+                             latitudeDegrees: 47 + northNauticalMiles / 60, longitudeDegrees: 8, altitudeFeet: 3_280.84 + aboveFeet,
+                             groundSpeedKnots: 0, trackTrueDegrees: 0, verticalSpeedFeetPerMinute: 0)
+    }
+
+    /// Runs seconds 0…`until`: own fixes every second, a report from 0x0ABCDE at each given second, a tick after each.
+    static func run(metersPerSecond: Double, reports: [Double: (north: Double, above: Double)], until: Int) -> (Engine, [Effect]) {
+        var engine = Engine()
+        var effects: [Effect] = []
+        var sequence: UInt16 = 0
+        for second in 0...until {
+            let at = Double(second)
+            effects += engine.handle(.gps(.fix(fix(at: at, metersPerSecond: metersPerSecond))), at: MonotonicInstant(seconds: at))
+            if let place = reports[at] {
+                sequence += 1
+                effects += engine.handle(.trafficReport(report(0x0ABCDE, sequence: sequence, second: at, northNauticalMiles: place.north,
+                                                               aboveFeet: place.above)), at: MonotonicInstant(seconds: at + 0.1))
+            }
+            effects += engine.handle(.tick, at: MonotonicInstant(seconds: at + 0.5))
+        }
+        return (engine, effects)
+    }
+
+    static func trafficLines(_ effects: [Effect]) -> [String] {
+        effects.compactMap { if case .log(let line) = $0, line.message.hasPrefix("TRAFFIC") { return line.message }; return nil }
+    }
+
+    /// 0.8 nm due north (270° relative, flying east), 300 ft above: "0.8 nm" to a tenth (it was cut to whole miles,
+    /// "0 nm"), the bearing rounded, the identifier with its leading zero as the FLARM output sends it.
+    @Test func theLineGivesTenthsOfAMileAndTheWholeIdentifier() throws {
+        let (engine, effects) = Self.run(metersPerSecond: 40, reports: [8: (0.8, 300)], until: 9)
+        #expect(engine.flight.isAirborne)
+        let lines = Self.trafficLines(effects)
+        #expect(lines == ["TRAFFIC 0ABCDE 0.8 nm, 270° relative, 300 ft"], "\(lines)")
+        let recent = effects.compactMap { if case .alert(let alert) = $0 { return alert.message }; return nil }
+        #expect(recent == lines)
+        // The status and the alert board name the target the same way.
+        let status = engine.snapshot.json
+        let target = try #require(status["traffic"]?["targets"]?.arrayValue?.first)
+        #expect(target["identifier"] == .string("0ABCDE"))
+        #expect(engine.alerts.active.contains { $0.id == "traffic.proximity.0ABCDE" }, "\(engine.alerts.active.map(\.id))")
+    }
+
+    /// Parked (0 kt): the target is shown, but neither logged nor listed as an alert (the board's caution is in
+    /// flight only; the log line and `recent` used to say TRAFFIC all the same).
+    @Test func nothingIsLoggedOnTheGround() {
+        let (engine, effects) = Self.run(metersPerSecond: 0, reports: [8: (0.8, 300)], until: 9)
+        #expect(engine.flight.phase == .onGround)
+        #expect(engine.traffic.targets[0x0ABCDE] != nil)
+        #expect(Self.trafficLines(effects).isEmpty, "\(Self.trafficLines(effects))")
+    }
+
+    /// The same aircraft climbs 1,000 ft above us, out of the ±500 ft limit, and comes back down: a second
+    /// encounter, logged again (it was re-armed only by distance, so the board spoke but the log stayed silent).
+    @Test func aSecondEncounterByHeightIsLoggedAgain() {
+        let (_, effects) = Self.run(metersPerSecond: 40, reports: [8: (1.5, 300), 12: (1.5, 1_000), 16: (1.5, 300)], until: 17)
+        #expect(Self.trafficLines(effects) == ["TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft",
+                                               "TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft"], "\(Self.trafficLines(effects))")
+    }
+}
