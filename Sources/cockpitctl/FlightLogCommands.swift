@@ -82,15 +82,8 @@ func writeExport(_ text: String, to path: String?) throws {
         print(text, terminator: "")
         return
     }
-    guard let file = fopen(path, "w") else {
-        printError("cockpitctl: cannot write \(path): \(String(cString: strerror(errno)))")
-        throw ExitCode(1)
-    }
-    let bytes = Array(text.utf8)
-    let written = fwrite(bytes, 1, bytes.count, file)
-    let closed = fclose(file)
-    guard written == bytes.count, closed == 0 else {
-        printError("cockpitctl: writing \(path) failed: \(String(cString: strerror(errno)))")
+    if let problem = ExportWriter.write(text, to: path) {
+        printError("cockpitctl: \(problem)")
         throw ExitCode(1)
     }
 }

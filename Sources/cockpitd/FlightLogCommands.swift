@@ -74,14 +74,8 @@ struct FlightLog: ParsableCommand {
                 print(text, terminator: "")
                 return
             }
-            let bytes = Array(text.utf8)
-            guard let file = fopen(o, "w") else {
-                printError("cockpitd flight-log export: cannot write \(o): \(String(cString: strerror(errno)))")
-                throw ExitCode(1)
-            }
-            let written = fwrite(bytes, 1, bytes.count, file)
-            guard fclose(file) == 0, written == bytes.count else {
-                printError("cockpitd flight-log export: writing \(o) failed: \(String(cString: strerror(errno)))")
+            if let problem = ExportWriter.write(text, to: o, protecting: logfile) {
+                printError("cockpitd flight-log export: \(problem)")
                 throw ExitCode(1)
             }
         }

@@ -99,6 +99,27 @@ struct FlightLogExportTests {
         #expect(utc(again["landings"]?.arrayValue?.first?["utc"]) == landing)
     }
 
+    /// `-o` naming the flight log itself (or another SQLite file) is refused, and every flight is still there; it used
+    /// to write the IGC text over the log ("file is not a database" afterwards, every flight gone).
+    @Test func anExportNeverOverwritesTheLogOrAnotherDatabase() throws {
+        let log = temporaryPath(".sqlite"), other = temporaryPath(".sqlite"), link = temporaryPath(".igc")
+        defer { for path in [log, log + "-wal", log + "-shm", other, link] { unlink(path) } }
+        _ = try replayIntoLog(Self.napret, profile: .paraglider, log: log)
+        let samples = sqlite(log, "SELECT count(*) FROM samples")
+        #expect((Int(samples) ?? 0) > 5_000)
+        let onto = runProcess(Binaries.cockpitd, ["flight-log", "export", log, "1", "--format", "igc", "-o", log])
+        #expect(onto.status == 1 && onto.stderr.contains("is the flight log itself"), "\(onto)")
+        symlink(log, link)   // the same file under another name
+        let viaLink = runProcess(Binaries.cockpitd, ["flight-log", "export", log, "1", "--format", "igc", "-o", link])
+        #expect(viaLink.status == 1 && viaLink.stderr.contains("is the flight log itself"), "\(viaLink)")
+        #expect(sqlite(other, "CREATE TABLE t (x); INSERT INTO t VALUES (1); SELECT count(*) FROM t") == "1")
+        let ontoOther = runProcess(Binaries.cockpitd, ["flight-log", "export", log, "1", "--format", "gpx", "-o", other])
+        #expect(ontoOther.status == 1 && ontoOther.stderr.contains("is an SQLite database"), "\(ontoOther)")
+        #expect(sqlite(log, "SELECT count(*) FROM samples") == samples)
+        #expect(sqlite(log, "PRAGMA integrity_check") == "ok")
+        #expect(sqlite(other, "SELECT count(*) FROM t") == "1")
+    }
+
     @Test func gpxAndKmlParseWithXmllintAndCarryEverySampleAndTheSVGRenders() throws {
         let log = temporaryPath(".sqlite"), gpx = temporaryPath(".gpx"), kml = temporaryPath(".kml"), svg = temporaryPath(".svg"), png = temporaryPath(".png")
         defer { for path in [log, log + "-wal", log + "-shm", gpx, kml, svg, png] { unlink(path) } }
