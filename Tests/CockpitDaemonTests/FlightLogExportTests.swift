@@ -134,8 +134,14 @@ struct FlightLogExportTests {
         let window = "utc >= (SELECT takeoff_utc - 120 FROM flights WHERE id = 1) AND utc <= (SELECT landing_utc + 120 FROM flights WHERE id = 1)"
         let samples = Int(sqlite(log, "SELECT count(*) FROM samples WHERE latitude_deg IS NOT NULL AND \(window)")) ?? -1
         #expect(samples > 5_000)
+        // GPX: one point per fix (the samples hold each fix until the next), at the fix's own time.
+        let fixes = Int(sqlite(log, "SELECT count(DISTINCT fix_utc) FROM samples WHERE latitude_deg IS NOT NULL AND \(window)")) ?? -1
+        #expect(fixes > 5_000)
         let points = runProcess("/usr/bin/xmllint", ["--xpath", "count(//*[local-name()='trkpt'][*[local-name()='ele']][*[local-name()='time']])", gpx])
-        #expect(Int(points.stdout.trimmingWhitespace) == samples)
+        #expect(Int(points.stdout.trimmingWhitespace) == fixes)
+        let firstFixTime = sqlite(log, "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', fix_utc, 'unixepoch') FROM samples WHERE latitude_deg IS NOT NULL AND \(window) ORDER BY utc LIMIT 1")
+        let firstPointTime = runProcess("/usr/bin/xmllint", ["--xpath", "string((//*[local-name()='trkpt'])[1]/*[local-name()='time'])", gpx]).stdout.trimmingWhitespace
+        #expect(firstPointTime == firstFixTime)
         let first = sqlite(log, "SELECT printf('%.7f %.7f', latitude_deg, longitude_deg) FROM samples WHERE latitude_deg IS NOT NULL AND \(window) ORDER BY utc LIMIT 1")
         let lat = runProcess("/usr/bin/xmllint", ["--xpath", "string((//*[local-name()='trkpt'])[1]/@lat)", gpx]).stdout.trimmingWhitespace
         let lon = runProcess("/usr/bin/xmllint", ["--xpath", "string((//*[local-name()='trkpt'])[1]/@lon)", gpx]).stdout.trimmingWhitespace

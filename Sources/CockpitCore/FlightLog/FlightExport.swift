@@ -137,15 +137,35 @@ public enum FlightExport {
                 + "<time>\(flight.takeoff.utc.iso8601)</time></metadata>",
             "<trk><name>\(xmlEscaped(title(flight)))</name><trkseg>",
         ]
-        for sample in samples {
+        // One point per GPS fix, at the fix's own time (GPX 1.1: "the time that the point was recorded"), as the IGC
+        // B records; a new segment where reception was lost (GPX 1.1 trksegType). It used to write every 1 Hz sample
+        // at the sample's time: a fix a second late, and the last fix repeated through a GPS gap or between an 8 s
+        // logger's fixes (1,300 kt between two points).
+        let points = fixes(samples)
+        let gapSeconds = segmentGapSeconds(points)
+        var previous: UTCInstant?
+        for sample in points {
             guard let latitude = sample.latitudeDegrees, let longitude = sample.longitudeDegrees else { continue }
+            let time = sample.fixUTC ?? sample.utc
+            if let previous, time.seconds(since: previous) > gapSeconds { lines.append("</trkseg><trkseg>") }
+            previous = time
             var point = #"<trkpt lat="\#(FixedText.format(latitude, decimals: 7))" lon="\#(FixedText.format(longitude, decimals: 7))">"#
             if let feet = datum.flatMap({ sample.gpsAltitudeFeet($0) }) { point += "<ele>\(FixedText.format(UnitConversions.meters(fromFeet: feet), decimals: 1))</ele>" }
-            point += "<time>\(sample.utc.iso8601)</time></trkpt>"
+            point += "<time>\(time.iso8601)</time></trkpt>"
             lines.append(point)
         }
         lines += ["</trkseg></trk>", "</gpx>"]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A gap between fixes longer than this is lost reception: 3 times the flight's usual (median) fix interval,
+    /// at least 5 s (1 Hz receivers: 5 s; an 8 s IGC logger: 24 s).
+    static func segmentGapSeconds(_ points: [FlightLogSample]) -> Double {
+        let times = points.map { $0.fixUTC ?? $0.utc }
+        guard times.count > 2 else { return 5 }
+        var intervals = zip(times.dropFirst(), times).map { $0.seconds(since: $1) }
+        intervals.sort()
+        return max(5, 3 * intervals[intervals.count / 2])
     }
 
     public static func kml(flight: FlightLogFlight, samples: [FlightLogSample]) -> String {
