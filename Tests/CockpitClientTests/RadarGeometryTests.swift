@@ -191,4 +191,17 @@ struct RadarGeometryTests {
         let unicode = RadarRenderer.render(none, layout: RadarScenes.standard, options: RadarOptions(symbols: .unicode))
         #expect(RadarScenes.text(unicode, row: 11, column: 20, count: 1) == "◎")
     }
+
+    /// GPS lost in flight: the status still shows the last fix (`"stale"`), the daemon places no target, and the
+    /// radar says how many it holds rather than "0 targets".
+    @Test func aStaleFixPlacesNothingAndSaysHowManyAreHeld() throws {
+        let status = try JSONParser.parse(#"""
+            {"gps":{"status":"stale","latitudeDegrees":47.1,"trackTrueDegrees":90},"traffic":{"available":true,
+             "proximityAlert":false,"targets":[{"identifier":"123457","distanceNauticalMiles":null,"bearingTrueDegrees":null}]}}
+            """#)
+        let picture = RadarPicture(status: status)
+        #expect(!picture.hasOwnPosition && picture.unplacedTargets == 1)
+        let frame = RadarRenderer.render(picture, layout: RadarScenes.standard, options: RadarOptions(symbols: .plain))
+        #expect(frame.lines[0].contains("no own position: 1 not placed"), "\(frame.lines[0])")
+    }
 }

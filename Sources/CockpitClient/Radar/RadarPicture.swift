@@ -80,7 +80,9 @@ public struct RadarPicture: Sendable, Equatable {
     public init(status: JSONValue) {
         let gps = status["gps"]
         let track = gps?["trackTrueDegrees"]?.doubleValue
-        let hasPosition = gps?["latitudeDegrees"]?.doubleValue != nil && gps?["status"]?.stringValue != "absent"
+        // A current fix only: a stale one (GPS lost) is still shown in the status, but the daemon then places no
+        // target (no distances), and the radar said "0 targets" over a list it did not draw.
+        let hasPosition = gps?["latitudeDegrees"]?.doubleValue != nil && gps?["status"]?.stringValue == "valid"
         guard let traffic = status["traffic"], traffic != .null else {
             self.init(targets: [], ownTrackTrueDegrees: track, hasOwnPosition: hasPosition, unavailableReason: "no traffic section")
             return
