@@ -5,18 +5,11 @@ import Testing
 /// afterwards must say what the status and the voice said at the time.
 @Suite("Traffic proximity: the logged alert")
 struct TrafficProximityLogTests {
-    static let utc = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
+    static let utc = TrafficStateTests.utc
 
-    /// Own aircraft at 47° N 8° E, 1,000 m (3,280.8 ft) MSL, flying east at `metersPerSecond` (held from power-up).
+    /// Own aircraft at 47° N 8° E, 1,000 m (3,280.8 ft) MSL, flying east (TrafficStateTests' fix, with its time base).
     static func fix(at second: Double, metersPerSecond: Double) -> GPSFix {
-        var fix = GPSFix(mode: .threeDimensional)
-        fix.utc = utc.adding(seconds: second)
-        fix.latitudeDegrees = 47
-        fix.longitudeDegrees = 8
-        fix.altitudeMSLMeters = 1_000
-        fix.groundSpeedMetersPerSecond = metersPerSecond
-        fix.trackTrueDegrees = 90
-        return fix
+        TrafficStateTests.fix(at: second, metersPerSecond: metersPerSecond)
     }
 
     /// A stationary report from `identifier` due north of us, `northNauticalMiles` away, `aboveFeet` above us.
