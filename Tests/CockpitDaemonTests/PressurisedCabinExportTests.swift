@@ -48,6 +48,9 @@ struct PressurisedCabinExportTests {
         #expect(zip(fixes, plainFixes).allSatisfy { $0.gnssMeters == $1.gnssMeters && $0.secondsOfDay == $1.secondsOfDay })
         let note = pressurised.split(separator: "\r\n").first { $0.hasPrefix("LXCKcabin pressurised") }
         #expect(note != nil, "no L record says why")
+        // IGC specification (FAI, Appendix A): a line is at most 76 characters; the note was one L record of 177.
+        let long = pressurised.split(separator: "\r\n").filter { $0.count > 76 }
+        #expect(long.isEmpty, "\(long)")
         #expect(pressurised.contains("HFALPALTPRESSURE:ISA"))
     }
 

@@ -56,9 +56,11 @@ public enum FlightExport {
             "HFALPALTPRESSURE:ISA",
         ]
         if let pressurised {
-            lines.append("LXCKcabin pressurised: cabin altitude \(Int(pressurised.differenceFeet.rounded())) ft below GPS altitude for over "
-                         + "\(Int(BaroState.pressurisationPersistenceSeconds)) s at \(pressurised.utc.iso8601); "
-                         + "no pressure altitude in the B records (the cabin's is not the aircraft's)")
+            // Three records: the IGC specification limits a line to 76 characters (one record of 177 did not fit).
+            lines.append("LXCKcabin pressurised: cabin \(Int(pressurised.differenceFeet.rounded())) ft below GPS altitude for over "
+                         + "\(Int(BaroState.pressurisationPersistenceSeconds)) s")
+            lines.append("LXCKfrom \(pressurised.utc.iso8601): no pressure altitude in the B records")
+            lines.append("LXCK(the cabin's altitude is not the aircraft's pressure altitude)")
         }
         lines.reserveCapacity(lines.count + points.count + 4)
         for point in points {
