@@ -70,13 +70,8 @@ public enum ReplayRunner {
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
         let settings = options.settings
         // The file's own configuration is the base (a cockpitd recording replays with the hypoxia settings it was
-        // flown with); the replay's settings override what a bench tester chooses.
-        var configuration = source.coreConfiguration
-        let chosen = settings.coreConfiguration
-        if !(source is RecordingSource) { configuration.hypoxia = chosen.hypoxia }
-        configuration.aircraft = chosen.aircraft
-        if settings[FlightSettings.self].profileGiven { configuration.flightProfile = chosen.flightProfile }
-        configuration.traffic = chosen.traffic
+        // flown with); each settings group copies over it what the bench tester chooses (`configureReplay`).
+        var configuration = settings.replayConfiguration(over: source.coreConfiguration, fileIsRecording: source is RecordingSource)
         configuration.traffic.identifierSeed = options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }

@@ -41,4 +41,8 @@ public struct AirfieldSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.aircraft = aircraft
     }
+
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
+        configure(&core, mode: .replay)
+    }
 }

@@ -11,7 +11,8 @@ import Synchronization
 /// announcement replaces one still waiting (counted as dropped), a cancel removes it or cuts the playing one off.
 /// Clips are rendered at start on the audio thread, so the core never waits for espeak-ng or the sound device.
 final class AlertAudioOutput: RunnerOutput {
-    let name = "alerts-audio"
+    static let outputName = "alerts-audio"
+    let name = AlertAudioOutput.outputName
     private let worker: AudioWorker
     private let waitForEachAnnouncement: Bool
 

@@ -22,10 +22,21 @@ extension AlertSettings {
                 let before = host.runner.engine.alerts.announcements
                 host.ingestCommand(.testAnnouncement)
                 let spoken = host.runner.engine.alerts.announcements > before
+                let audio = host.runner.outputs.first { $0.name == AlertAudioOutput.outputName }
+                let message: String
+                if !host.runner.engine.configuration.alerts.voiceEnabled {
+                    message = "not spoken: the voice is switched off (no-voice)"
+                } else if !spoken {
+                    message = "not now: the voice is busy with an alert"
+                } else if audio == nil {
+                    message = "test phrase announced, but nothing is heard: no audio device is configured (audio-device none)"
+                } else if let status = audio?.status(), status.details["deviceAvailable"] == .bool(false) {
+                    message = "test phrase announced, but the audio device is not available: \(status.lastError ?? "unknown error")"
+                } else {
+                    message = "speaking the test phrase: \"cockpit audio test, one two three\""
+                }
                 return .success(ControlAnswer(type: RequestName.alertsTest, key: "result", body: .object([
-                    "spoken": .bool(spoken),
-                    "message": .string(spoken ? "speaking the test phrase: \"cockpit audio test, one two three\""
-                                              : "not now: the voice is busy with an alert"),
+                    "spoken": .bool(spoken), "audioOutput": .bool(audio != nil), "message": .string(message),
                 ])))
             },
         ]

@@ -58,6 +58,11 @@ public struct AlertSettings: SettingsGroup {
         core.alerts.voiceEnabled = voiceEnabled
     }
 
+    /// The bench tester's voice choice, never the recording's (`--no-voice` silences a replay's announcements too).
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
+        configure(&core, mode: .replay)
+    }
+
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {
         var outputs: [any RunnerOutput] = []
         if voiceEnabled, let audioDevice {

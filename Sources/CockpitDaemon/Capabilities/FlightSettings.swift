@@ -31,4 +31,9 @@ public struct FlightSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.flightProfile = .profile(profile)
     }
+
+    /// Only a profile given for the replay replaces the file's.
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
+        if profileGiven { configure(&core, mode: .replay) }
+    }
 }

@@ -36,4 +36,9 @@ public struct HypoxiaSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.hypoxia = configuration
     }
+
+    /// A cockpitd recording replays with the hypoxia settings it was flown with; other files take the replay's.
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
+        if !fileIsRecording { configure(&core, mode: .replay) }
+    }
 }

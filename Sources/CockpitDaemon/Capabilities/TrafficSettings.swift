@@ -72,6 +72,12 @@ public struct TrafficSettings: SettingsGroup {
         core.traffic.listening = port != nil
     }
 
+    /// Traffic sending and listening are the replay's own (the file's destinations are not ours to send to).
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
+        core.traffic = TrafficConfiguration()
+        configure(&core, mode: .replay)
+    }
+
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {
         guard !destinations.isEmpty else { return [] }
         let authenticator = try key().flatMap(TrafficAuthenticator.init(keyBytes:))

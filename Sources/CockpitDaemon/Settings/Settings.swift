@@ -33,6 +33,10 @@ public protocol SettingsGroup: Sendable {
     func validate(mode: RunMode) throws(SettingError)
     /// Copies what the pure core needs into its configuration.
     func configure(_ core: inout CoreConfiguration, mode: RunMode)
+    /// A replay starts from the configuration the file carries (a cockpitd recording holds the one it was flown
+    /// with); this copies over it what the bench tester chooses for the replay. Default: nothing, the file's stands.
+    /// `fileIsRecording`: the file is a cockpitd recording (other formats carry only defaults).
+    func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool)
     /// This capability's outputs of the runner (default: none).
     func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput]
     /// This capability's control requests (default: none).
@@ -42,6 +46,7 @@ public protocol SettingsGroup: Sendable {
 extension SettingsGroup {
     public func validate(mode: RunMode) throws(SettingError) {}
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {}
+    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {}
 }
 
 /// One option of a group: `--key VALUE` on the command line, `key = VALUE` in the configuration file.
@@ -106,10 +111,21 @@ public struct Settings: Sendable {
         for group in Capabilities.all { group.configure(&core, settings: self) }
         return core
     }
+
+    /// A replay's core configuration: the file's own, with what each group chooses for replays copied over it.
+    public func replayConfiguration(over file: CoreConfiguration, fileIsRecording: Bool) -> CoreConfiguration {
+        var core = file
+        for group in Capabilities.all { group.configureReplay(&core, settings: self, fileIsRecording: fileIsRecording) }
+        return core
+    }
 }
 
 extension SettingsGroup {
     static func configure(_ core: inout CoreConfiguration, settings: Settings) {
         settings[Self.self].configure(&core, mode: settings.mode)
+    }
+
+    static func configureReplay(_ core: inout CoreConfiguration, settings: Settings, fileIsRecording: Bool) {
+        settings[Self.self].configureReplay(&core, fileIsRecording: fileIsRecording)
     }
 }
