@@ -57,15 +57,29 @@ struct TrafficProximityLogTests {
         let target = try #require(status["traffic"]?["targets"]?.arrayValue?.first)
         #expect(target["identifier"] == .string("0ABCDE"))
         #expect(engine.alerts.active.contains { $0.id == "traffic.proximity.0ABCDE" }, "\(engine.alerts.active.map(\.id))")
+        // In flight the status, the radar's header and the tablet outputs flag it too.
+        #expect(target["proximity"] == .bool(true))
+        #expect(status["traffic"]?["proximityAlert"] == .bool(true))
+        #expect(EFBPicture(engine.snapshot).targets.first?.proximate == true)
     }
 
     /// Parked (0 kt): the target is shown, but neither logged nor listed as an alert (the board's caution is in
-    /// flight only; the log line and `recent` used to say TRAFFIC all the same).
-    @Test func nothingIsLoggedOnTheGround() {
+    /// flight only; the log line and `recent` used to say TRAFFIC all the same), and nothing else flags it: the
+    /// status's `proximity`/`proximityAlert` (the radar's TRAFFIC header), GDL 90's traffic-alert bit and FLARM's
+    /// alarm all did while parked.
+    @Test func nothingIsLoggedOrFlaggedOnTheGround() throws {
         let (engine, effects) = Self.run(metersPerSecond: 0, reports: [8: (0.8, 300)], until: 9)
         #expect(engine.flight.phase == .onGround)
         #expect(engine.traffic.targets[0x0ABCDE] != nil)
         #expect(Self.trafficLines(effects).isEmpty, "\(Self.trafficLines(effects))")
+        let status = engine.snapshot.json
+        let target = try #require(status["traffic"]?["targets"]?.arrayValue?.first)
+        #expect(abs((target["distanceNauticalMiles"]?.doubleValue ?? 0) - 0.8) < 0.01, "shown where it is")
+        #expect(target["proximity"] == .bool(false))
+        #expect(status["traffic"]?["proximityAlert"] == .bool(false))
+        let picture = EFBPicture(engine.snapshot)
+        #expect(picture.targets.first?.proximate == false)
+        #expect(EFBPicture.alarmLevel(try #require(picture.targets.first)) == 0)
     }
 
     /// The same aircraft climbs 1,000 ft above us, out of the ±500 ft limit, and comes back down: a second

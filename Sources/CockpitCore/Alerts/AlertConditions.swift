@@ -45,8 +45,7 @@ extension Engine {
             let utc = gps.utc(at: now)
             for (id, target) in traffic.targets.sorted(by: { $0.key < $1.key }) {
                 guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: utc),
-                      relative.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles,
-                      relative.relativeAltitudeFeet.map({ abs($0) <= configuration.traffic.proximityFeet }) ?? true else { continue }
+                      configuration.traffic.isProximate(relative) else { continue }
                 conditions.append(.init(id: "traffic.proximity." + TrafficIdentifier.text(id), kind: "traffic.proximity",
                                         priority: .caution, text: AlertText.traffic(relative), phrase: AlertText.trafficPhrase(relative),
                                         repeatSeconds: configuration.alerts.trafficRepeatSeconds,

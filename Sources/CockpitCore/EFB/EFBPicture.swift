@@ -40,8 +40,7 @@ public struct EFBPicture: Sendable {
             var entry = Target(identifier: id, target: target, relative: nil, proximate: false)
             if let fix, let relative = TrafficGeometry.relative(target: target, own: fix, now: snapshot.monotonic, ourUTC: snapshot.utc) {
                 entry.relative = relative
-                entry.proximate = relative.distanceNauticalMiles <= traffic.proximityNauticalMiles
-                    && (relative.relativeAltitudeFeet.map { abs($0) <= traffic.proximityFeet } ?? true)
+                entry.proximate = airborne && traffic.isProximate(relative)   // no traffic alert while parked
                 let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
                 let bearing = relative.bearingTrueDegrees * .pi / 180
                 entry.northMeters = meters * Double.cos(bearing)

@@ -26,9 +26,8 @@ extension StatusSnapshot {
                 "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
                 "closureKnots": .number(relative?.closureKnots, decimals: 0),
             ]
-            let close = relative.map { $0.distanceNauticalMiles <= configuration.traffic.proximityNauticalMiles
-                && ($0.relativeAltitudeFeet.map { abs($0) <= configuration.traffic.proximityFeet } ?? true) } ?? false
-            object["proximity"] = .bool(close)
+            // In flight only, like the alert: on the ground the radar and `cockpitctl traffic` said TRAFFIC while parked.
+            object["proximity"] = .bool(flight.isAirborne && relative.map(configuration.traffic.isProximate) == true)
             targets.append((relative?.distanceNauticalMiles ?? .infinity, object))
         }
         targets.sort { $0.0 < $1.0 }

@@ -19,6 +19,20 @@ public struct TrafficConfiguration: Sendable, Equatable {
     /// Reports whose time differs from GPS UTC by more than this are stale (or replayed).
     public var freshnessSeconds = 30.0
     public init() {}
+
+    /// Inside the proximity limits (docs/alerts.md): within `proximityNauticalMiles` and, when both altitudes are
+    /// known, within `proximityFeet`. The one rule the alert board, the log line, the status and the EFB outputs share;
+    /// each of them applies it in flight only (parked next to each other is no traffic alert).
+    public func isProximate(_ relative: RelativeTraffic) -> Bool {
+        relative.distanceNauticalMiles <= proximityNauticalMiles
+            && (relative.relativeAltitudeFeet.map { abs($0) <= proximityFeet } ?? true)
+    }
+
+    /// Far enough out to alert again: beyond 1.5 times either limit.
+    func isBeyondRearm(_ relative: RelativeTraffic) -> Bool {
+        relative.distanceNauticalMiles > proximityNauticalMiles * 1.5
+            || (relative.relativeAltitudeFeet.map { abs($0) > proximityFeet * 1.5 } ?? false)
+    }
 }
 
 /// One aircraft heard on the traffic port.
@@ -185,16 +199,13 @@ public struct TrafficState: Sendable, Equatable {
         guard let own else { return }
         for (id, target) in targets {
             guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: ourUTC) else { continue }
-            let close = relative.distanceNauticalMiles <= configuration.proximityNauticalMiles
-                && (relative.relativeAltitudeFeet.map { abs($0) <= configuration.proximityFeet } ?? true)
+            let close = configuration.isProximate(relative)
             if close && !target.proximityAlerted && airborne {
                 targets[id]?.proximityAlerted = true
                 let message = Self.proximityMessage(id, relative)
                 effects.append(.log(LogLine(.warning, message)))
                 effects.append(.alert(Alert(kind: .trafficProximity(id), message: message, utc: ourUTC)))
-            } else if !close && target.proximityAlerted,
-                      relative.distanceNauticalMiles > configuration.proximityNauticalMiles * 1.5
-                        || (relative.relativeAltitudeFeet.map { abs($0) > configuration.proximityFeet * 1.5 } ?? false) {
+            } else if !close && target.proximityAlerted, configuration.isBeyondRearm(relative) {
                 targets[id]?.proximityAlerted = false
             }
         }
