@@ -82,6 +82,20 @@ struct TrafficProximityLogTests {
         #expect(EFBPicture.alarmLevel(try #require(picture.targets.first)) == 0)
     }
 
+    /// Neither sending nor listening (a replay of a recording without `--traffic-port`), but the recording's
+    /// datagrams reach the core: the traffic section is available, so the radar draws what raised the alert (it said
+    /// "off: … not listening" over a target in proximity).
+    @Test func trafficHeardIsAvailableWithoutListening() throws {
+        let (engine, _) = Self.run(metersPerSecond: 40, reports: [8: (0.8, 300)], until: 9)
+        #expect(!engine.configuration.traffic.listening && !engine.configuration.traffic.sendingEnabled)
+        let traffic = try #require(engine.snapshot.json["traffic"])
+        #expect(traffic["available"] == .bool(true))
+        #expect(traffic["reason"] == .null)
+        #expect(traffic["targets"]?.arrayValue?.count == 1)
+        let idle = try #require(Engine().snapshot.json["traffic"])
+        #expect(idle["available"] == .bool(false) && idle["reason"]?.stringValue?.hasPrefix("off:") == true)
+    }
+
     /// The same aircraft climbs 1,000 ft above us, out of the ±500 ft limit, and comes back down: a second
     /// encounter, logged again (it was re-armed only by distance, so the board spoke but the log stayed silent).
     @Test func aSecondEncounterByHeightIsLoggedAgain() {

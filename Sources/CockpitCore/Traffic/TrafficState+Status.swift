@@ -38,11 +38,13 @@ extension StatusSnapshot {
             for (key, count) in table.sorted(by: { $0.key < $1.key }) { object[key] = .integer(Int64(count)) }
             return .object(object)
         }
+        // Traffic heard counts too: a replay of a recording feeds the datagrams it holds without listening, and the
+        // radar said "off" over targets that raised alerts.
+        let available = configuration.traffic.sendingEnabled || configuration.traffic.listening || ledger.datagrams > 0
         return [
-            "available": .bool(configuration.traffic.sendingEnabled || configuration.traffic.listening),
+            "available": .bool(available),
             "listening": .bool(configuration.traffic.listening),
-            "reason": configuration.traffic.sendingEnabled || configuration.traffic.listening ? .null
-                : .string("off: no traffic-to destination and not listening (traffic-port 0)"),
+            "reason": available ? .null : .string("off: no traffic-to destination and not listening (traffic-port 0)"),
             "groundQueriesSent": .integer(Int64(traffic.groundQueriesSent)),
             "broadcasting": .bool(configuration.traffic.sendingEnabled && flight.isAirborne),
             "datagramsSent": .integer(Int64(traffic.datagramsSent)),
