@@ -72,10 +72,27 @@ struct Baro: ParsableCommand {
             object["pressureAltitudeFeet"] = .number(StandardAtmosphere.pressureAltitudeFeet(pressurePascals: result.pressurePascals),
                                                      decimals: 0)
             object["error"] = .null
+            object["daemon"] = .string(verdict(pressurePascals: result.pressurePascals, temperatureCelsius: result.temperatureCelsius))
         } catch {
             object["error"] = .string(error.description)
         }
         return object
+    }
+
+    /// What the running daemon's core does with this reading (PlausibleRange): the same limits, so a pasted dump
+    /// that compensates to 10 hPa is not shown as a cabin altitude of 100,991 ft without a word.
+    static func verdict(pressurePascals: Double, temperatureCelsius: Double) -> String {
+        let hectopascals = (pressurePascals / 10).rounded() / 10
+        if !PlausibleRange.cabinPressurePascals.contains(pressurePascals) {
+            return "refused: implausible pressure \(hectopascals) hPa (accepted 140–1100 hPa)"
+        }
+        if !PlausibleRange.cabinTemperatureCelsius.contains(temperatureCelsius) {
+            return "refused: implausible sensor temperature \(temperatureCelsius) °C (the BMP280 works at −40…85 °C)"
+        }
+        if !PlausibleRange.cabinPressureSpecifiedPascals.contains(pressurePascals) {
+            return "used, flagged: below the BMP280's specified 300 hPa (accuracy not specified)"
+        }
+        return "used"
     }
 
     static func print(_ object: JSONObject, json: Bool) {
@@ -103,6 +120,7 @@ struct Baro: ParsableCommand {
         Swift.print("temperature  \(text("temperatureCelsius")) °C")
         Swift.print("pressure     \(text("pressureQ24_8"))/256 Pa = \(text("pressurePascals")) Pa = \(text("pressureHectopascals")) hPa")
         Swift.print("pressure altitude \(text("pressureAltitudeFeet")) ft (ICAO standard atmosphere, 1013.25 hPa)")
+        Swift.print("daemon       \(text("daemon"))")
     }
 
     struct Decode: ParsableCommand {

@@ -55,5 +55,19 @@ struct CabinAltitudeTests {
         #expect(value?["tFine"] == .integer(128_422))
         let bad = runProcess(Binaries.cockpitd, ["baro", "decode", "ffff", "655ac07eed00"])
         #expect(bad.status != 0)
+        #expect(result.stdout.contains("daemon       used\n"))
+    }
+
+    /// The decoder says what the daemon does with a reading: 0xF0000 compensates to 42.8 hPa with the datasheet's
+    /// calibration (refused, where it used to print a pressure altitude of 70,749 ft without a word), 0xD0000 to
+    /// 262.3 hPa (a cabin at 33,000 ft: used, below the specified 300 hPa).
+    @Test func decodeSaysWhatTheDaemonDoesWithTheReading() {
+        let calibration = "706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"
+        let refused = runProcess(Binaries.cockpitd, ["baro", "decode", calibration, "f000007eed00"])
+        #expect(refused.stdout.contains("daemon       refused: implausible pressure 42.8 hPa"), "\(refused.stdout)")
+        let high = runProcess(Binaries.cockpitd, ["baro", "decode", calibration, "d000007eed00", "--json"])
+        let value = try? JSONParser.parse(high.stdout.trimmingNewline())
+        #expect(value?["pressureHectopascals"]?.doubleValue == 262.28)
+        #expect(value?["daemon"]?.stringValue?.hasPrefix("used, flagged: below the BMP280's specified 300 hPa") == true)
     }
 }

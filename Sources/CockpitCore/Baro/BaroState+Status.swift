@@ -19,6 +19,9 @@ extension StatusSnapshot {
             "altitudeReference": .string("pressure altitude, 1013.25 hPa"),
             "sampleAgeSeconds": .number(ageSeconds, decimals: 1),
             "samples": .integer(Int64(baro.samples)),
+            // Below 300 hPa (cabin above 30,066 ft): used, but outside the sensor's specified range.
+            "belowSpecifiedRange": .bool(fresh && baro.belowSpecifiedRange),
+            "samplesBelowSpecifiedRange": .integer(Int64(baro.samplesBelowSpecifiedRange)),
             "errors": .integer(Int64(baro.errors)),
             "lastFault": .optional(baro.lastFault),
         ]

@@ -11,6 +11,10 @@ public struct BaroState: Sendable, Equatable {
     public var lastSample: BaroSample?
     public var lastSampleAt: MonotonicInstant?
     public var samples = 0
+    /// Samples below the BMP280's specified 300 hPa (a cabin above 30,066 ft): used, with unspecified accuracy.
+    public var samplesBelowSpecifiedRange = 0
+    /// The last sample was below the specified range.
+    public var belowSpecifiedRange = false
 
     /// Published once a second (on the tick) from the mean of the samples since the previous tick.
     public var publishedPressurePascals: Double?
@@ -53,7 +57,7 @@ public struct BaroState: Sendable, Equatable {
                         staleAfterSeconds: Double) {
         guard PlausibleRange.cabinPressurePascals.contains(sample.pressurePascals) else {
             errors += 1
-            lastFault = "implausible pressure \(sample.pressurePascals / 100) hPa (the BMP280 measures 300–1100 hPa): refused"
+            lastFault = "implausible pressure \(sample.pressurePascals / 100) hPa (accepted 140–1100 hPa): refused"
             return
         }
         if let celsius = sample.temperatureCelsius, !PlausibleRange.cabinTemperatureCelsius.contains(celsius) {
@@ -64,6 +68,15 @@ public struct BaroState: Sendable, Equatable {
         if validity(at: now, staleAfterSeconds: staleAfterSeconds) != .valid {
             effects.append(.log(LogLine(.notice, "cabin pressure available")))
         }
+        let below = sample.pressurePascals < PlausibleRange.cabinPressureSpecifiedPascals.lowerBound
+        if below {
+            samplesBelowSpecifiedRange += 1
+            if !belowSpecifiedRange {
+                let hectopascals = (sample.pressurePascals / 10).rounded() / 10
+                effects.append(.log(LogLine(.warning, "cabin pressure \(hectopascals) hPa is below the BMP280's specified 300 hPa: cabin above 30,000 ft, reading used (accuracy not specified)")))
+            }
+        }
+        belowSpecifiedRange = below
         samples += 1
         lastSample = sample
         lastSampleAt = now

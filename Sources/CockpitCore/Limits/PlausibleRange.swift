@@ -2,10 +2,14 @@
 /// outside its range is refused where it enters (counted, and shown with the reason), never clamped into looking
 /// valid: a lying sensor must read as a fault, not as an altitude.
 public enum PlausibleRange {
-    /// Cabin pressure: the BMP280's specified operating range, 300…1100 hPa (datasheet BST-BMP280-DS001, §1). Below
-    /// 300 hPa is above 30,000 ft of cabin altitude — no unpressurised light aircraft and no working pressurised
-    /// cabin; above 1100 hPa is 2,600 ft below sea level.
-    public static let cabinPressurePascals = 30_000.0...110_000.0
+    /// Cabin pressure: 140…1100 hPa. 140 hPa is about 46,000 ft, above the ceiling of every pressurised light aircraft
+    /// (PC-24 FL450, HondaJet FL430, TBM and PC-12 about FL300), so a cabin that lost its pressure can reach it;
+    /// above 1100 hPa is 2,600 ft below sea level. Until 2026-11-24 the range was the BMP280's specified one
+    /// (`cabinPressureSpecifiedPascals`), and a slow leak at FL310 stopped the hypoxia timer exactly when it mattered.
+    public static let cabinPressurePascals = 14_000.0...110_000.0
+    /// The BMP280's specified operating range, 300…1100 hPa (datasheet BST-BMP280-DS001, §1). Below 300 hPa (above
+    /// 30,066 ft) the ADC still converts but the accuracy is not specified: the reading is used, and flagged.
+    public static let cabinPressureSpecifiedPascals = 30_000.0...110_000.0
     /// Sensor temperature: the BMP280's operating range, −40…+85 °C (datasheet §1).
     public static let cabinTemperatureCelsius = -40.0...85.0
     /// GNSS altitude (MSL or ellipsoid), metres: from below the Dead Sea shore (−430 m, with the geoid's −106 m) to the
