@@ -82,12 +82,8 @@ struct Baro: ParsableCommand {
     /// What the running daemon's core does with this reading (PlausibleRange): the same limits, so a pasted dump
     /// that compensates to 10 hPa is not shown as a cabin altitude of 100,991 ft without a word.
     static func verdict(pressurePascals: Double, temperatureCelsius: Double) -> String {
-        let hectopascals = (pressurePascals / 10).rounded() / 10
-        if !PlausibleRange.cabinPressurePascals.contains(pressurePascals) {
-            return "refused: implausible pressure \(hectopascals) hPa (accepted 140–1100 hPa)"
-        }
-        if !PlausibleRange.cabinTemperatureCelsius.contains(temperatureCelsius) {
-            return "refused: implausible sensor temperature \(temperatureCelsius) °C (the BMP280 works at −40…85 °C)"
+        if let problem = BaroState.problem(with: BaroSample(pressurePascals: pressurePascals, temperatureCelsius: temperatureCelsius)) {
+            return "refused: " + problem
         }
         if !PlausibleRange.cabinPressureSpecifiedPascals.contains(pressurePascals) {
             return "used, flagged: below the BMP280's specified 300 hPa (accuracy not specified)"

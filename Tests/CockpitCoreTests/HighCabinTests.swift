@@ -62,3 +62,18 @@ struct HighCabinTests {
         #expect(engine.snapshot.json["baro"]?["belowSpecifiedRange"] == .bool(false))
     }
 }
+
+@Suite("Replay summary: the cabin altitude the core used")
+struct ReplaySummaryCabinTests {
+    /// A refused reading (42.8 hPa: the datasheet calibration's compensation of ADC word 0xF0000, a bus fault) is no
+    /// cabin altitude: the summary said 70,749 ft for it, while the core had refused it.
+    @Test func refusedReadingsAreNotTheMaximum() throws {
+        var summary = ReplaySummary()
+        summary.observe(.baro(BaroSample(pressurePascals: 4_278, temperatureCelsius: 25)))
+        summary.observe(.baro(BaroSample(pressurePascals: HighCabinTests.isaPascals(feet: 31_000), temperatureCelsius: 20)))
+        summary.observe(.baro(BaroSample(pressurePascals: 101_325, temperatureCelsius: 20)))
+        #expect(summary.baroSamples == 3)
+        let maximum = try #require(summary.maxCabinAltitudeFeet)
+        #expect(abs(maximum - 31_000) <= 20, "\(maximum)")
+    }
+}

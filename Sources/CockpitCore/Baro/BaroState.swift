@@ -53,16 +53,22 @@ public struct BaroState: Sendable, Equatable {
         }
     }
 
-    mutating func apply(_ sample: BaroSample, at now: MonotonicInstant, effects: inout [Effect],
-                        staleAfterSeconds: Double) {
-        guard PlausibleRange.cabinPressurePascals.contains(sample.pressurePascals) else {
-            errors += 1
-            lastFault = "implausible pressure \(sample.pressurePascals / 100) hPa (accepted 140–1100 hPa): refused"
-            return
+    /// Why the core refuses `sample` (PlausibleRange), or nil when it is used. The replay summary applies the same rule.
+    public static func problem(with sample: BaroSample) -> String? {
+        if !PlausibleRange.cabinPressurePascals.contains(sample.pressurePascals) {
+            return "implausible pressure \((sample.pressurePascals / 10).rounded() / 10) hPa (accepted 140–1100 hPa)"
         }
         if let celsius = sample.temperatureCelsius, !PlausibleRange.cabinTemperatureCelsius.contains(celsius) {
+            return "implausible sensor temperature \(celsius) °C (the BMP280 works at −40…85 °C)"
+        }
+        return nil
+    }
+
+    mutating func apply(_ sample: BaroSample, at now: MonotonicInstant, effects: inout [Effect],
+                        staleAfterSeconds: Double) {
+        if let problem = Self.problem(with: sample) {
             errors += 1
-            lastFault = "implausible sensor temperature \(celsius) °C (the BMP280 works at −40…85 °C): refused"
+            lastFault = problem + ": refused"
             return
         }
         if validity(at: now, staleAfterSeconds: staleAfterSeconds) != .valid {

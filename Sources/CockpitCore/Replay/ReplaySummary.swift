@@ -84,7 +84,9 @@ public struct ReplaySummary: Sendable {
             }
         case .baro(let sample):
             baroSamples += 1
-            if let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
+            // Only what the core uses: a refused reading (42.8 hPa from a bus fault) is no cabin altitude.
+            if BaroState.problem(with: sample) == nil,
+               let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
         case .airfields, .endOfInput, .terrain, .facility:
