@@ -1,4 +1,8 @@
 extension Engine {
+    /// The barometer-loss caution repeats above this GPS altitude (the hypoxia timer's 10,000 ft less its 200 ft band).
+    static let barometerLossRepeatAboveFeet = 9_800.0
+    static let barometerLossRepeatSeconds = 300.0
+
     /// The conditions that make alerts, from the current state (docs/alerts.md lists them). Traffic and sensor-loss
     /// alerts are inhibited on the ground (a parked aircraft next to another is no conflict; a GPS left indoors is no
     /// emergency).
@@ -36,10 +40,19 @@ extension Engine {
                                     phrase: ["GPS lost"], repeatSeconds: nil, clears: "a current fix, or landing",
                                     acknowledgeable: false, acknowledged: false))
         }
-        if baro.samples > 0, baro.validity(at: now, staleAfterSeconds: configuration.baroStaleAfterSeconds) != .valid {
-            conditions.append(.init(id: "baro.lost", kind: "baro.lost", priority: .caution, text: "CABIN BAROMETER LOST in flight",
-                                    phrase: ["cabin barometer lost"], repeatSeconds: nil, clears: "a fresh sample, or landing",
-                                    acknowledgeable: false, acknowledged: false))
+        // A barometer that worked, or one the shell reported (present, or absent since start: `samples > 0` alone let a
+        // sensor dead from power-up stay silent while the hypoxia timer held). A file without any barometer events
+        // (a GPS log) has none to lose.
+        if baro.samples > 0 || baro.sensorPresent != nil,
+           baro.validity(at: now, staleAfterSeconds: configuration.baroStaleAfterSeconds) != .valid {
+            // Where the hypoxia timer would run (GPS above 9,800 ft) it is said again every 5 min: the timer holds, and
+            // nothing else tells the pilot the cabin altitude is unknown.
+            let gpsFeet = (own?.altitudeMSLMeters ?? own?.altitudeHAEMeters).map(UnitConversions.feet(fromMeters:))
+            let high = gpsFeet.map { $0 >= Self.barometerLossRepeatAboveFeet } ?? false
+            let text = baro.samples > 0 ? "CABIN BAROMETER LOST in flight" : "NO CABIN BAROMETER in flight: \(baro.lastFault ?? "no sample yet")"
+            conditions.append(.init(id: "baro.lost", kind: "baro.lost", priority: .caution, text: text + (high ? ": hypoxia timer holding" : ""),
+                                    phrase: ["cabin barometer lost"], repeatSeconds: high ? Self.barometerLossRepeatSeconds : nil,
+                                    clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false))
         }
         if let own {
             let utc = gps.utc(at: now)

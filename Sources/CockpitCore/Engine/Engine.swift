@@ -93,7 +93,7 @@ public struct Engine: Sendable {
                       gpsAltitudeFeet: gpsAltitudeFeet ?? currentFix?.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)))
             hypoxia.tick(at: at,
                          cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
-                         gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at),
+                         gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at), airborne: flight.isAirborne,
                          configuration: configuration.hypoxia, effects: &effects)
             flight.tick(at: at, gpsCurrent: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) != nil,
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))

@@ -71,7 +71,7 @@ public struct HypoxiaState: Sendable, Equatable {
     }
 
     mutating func tick(at now: MonotonicInstant, cabinAltitudeFeet: Double?, gpsAltitudeMSLFeet: Double?, utc: UTCInstant?,
-                       configuration: HypoxiaConfiguration, effects: inout [Effect]) {
+                       airborne: Bool, configuration: HypoxiaConfiguration, effects: inout [Effect]) {
         let step = lastUpdate.map { min(max(0, now.seconds(since: $0)), Self.maximumStepSeconds) } ?? 0
         lastUpdate = now
         let previousSource = source
@@ -92,7 +92,16 @@ public struct HypoxiaState: Sendable, Equatable {
             case .cabin: effects.append(.log(LogLine(.notice, "hypoxia timer back on cabin altitude")))
             }
         }
-        guard let altitude = altitudeFeet else { return }   // hold: no dose, no decay, no time counted
+        guard let altitude = altitudeFeet else {
+            // Hold: no dose, no decay, no time counted. The advisories say what the cabin is now: in flight the last
+            // known ones stay up (the barometer-loss caution says why they cannot clear); on the ground nobody needs
+            // oxygen, and they used to be shown as current for as long as the barometer stayed silent after landing.
+            if !airborne {
+                activeAdvisories = []
+                for index in thresholds.indices { thresholds[index].above = false }
+            }
+            return
+        }
 
         // Dose.
         if let tuc = TimeOfUsefulConsciousness.seconds(atCabinAltitudeFeet: altitude) {
