@@ -5,7 +5,11 @@ public import CockpitCore
 public enum StatusPanel {
     public static func render(_ status: JSONValue) -> String {
         var lines: [String] = []
-        let utc = status["utc"]?.stringValue.map { "\($0) (GPS)" } ?? "unknown (no GPS time)"
+        // GPS time carried on by the monotonic clock after the fix went stale: say so (it read "(GPS)" minutes later).
+        let gpsStale = status["gps"]?["status"]?.stringValue == "stale"
+        let fixAge = status["gps"]?["fixAgeSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0) } ?? "?"
+        let utc = status["utc"]?.stringValue.map { gpsStale ? "\($0) (GPS time carried on: last fix \(fixAge) ago)" : "\($0) (GPS)" }
+            ?? "unknown (no GPS time)"
         let daemon = status["daemon"]
         var mode = daemon?["mode"]?.stringValue ?? "?"
         if mode == "replay", let file = daemon?["replay"]?["file"]?.stringValue {
@@ -24,6 +28,10 @@ public enum StatusPanel {
         lines.append(sectionLine("NEAREST", status["airfields"]) { section in
             guard let first = section["nearest"]?.arrayValue?.first else { return "none within 100 nm" }
             var text = AirfieldText.oneLine(first)
+            if section["stale"]?.boolValue == true {
+                let age = section["ageSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0) } ?? "?"
+                text = "STALE (from the position \(age) ago) " + text
+            }
             if let best = section["best"], best != .null, best["ident"] != first["ident"] {
                 text += "  |  best: " + AirfieldText.oneLine(best)
             }

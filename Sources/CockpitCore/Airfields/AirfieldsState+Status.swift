@@ -9,9 +9,14 @@ extension StatusSnapshot {
             return ["available": .bool(false), "nearest": .array([]), "best": .null,
                     "reason": .string(update.error ?? "no airfield database loaded")]
         }
+        let ageSeconds = airfields.updatedAt.map { monotonic.seconds(since: $0) }
+        // From a position that is no longer current (GPS lost, or lookups stopped): still shown, the last known nearest
+        // airfield is worth having, but marked, as its distance and bearing go stale while the aircraft moves on.
+        let stale = currentFix == nil || (ageSeconds ?? 0) > 3 * AirfieldsState.intervalSeconds
         return [
             "available": .bool(true),
-            "ageSeconds": .number(airfields.updatedAt.map { monotonic.seconds(since: $0) }, decimals: 0),
+            "ageSeconds": .number(ageSeconds, decimals: 0),
+            "stale": .bool(stale),
             "declinationDegrees": .number(update.lookup.declinationDegrees, decimals: 1),
             "nearest": .array(update.nearest.map { .object($0.json) }),
             "best": update.best.map { .object($0.json) } ?? .null,
