@@ -34,6 +34,9 @@ public struct RelayEngine: Sendable {
     public var configuration: RelayConfiguration
     public var picture = RelayPicture()
     public var keyring = RelayKeyring()
+    /// Set at start when the relay has any key: it stays a keyed relay even if every key is later revoked in the
+    /// registry (an empty keyring would otherwise turn it into an open relay).
+    public var keysRequired = false
     public private(set) var received = 0
     public private(set) var answered = 0
     public private(set) var bytesIn = 0
@@ -47,6 +50,9 @@ public struct RelayEngine: Sendable {
     private var addresses: TokenBuckets<RelaySource>
     private var identifiers: TokenBuckets<UInt32>
     private var lastSequence: [UInt32: (sequence: UInt16, seconds: Double)] = [:]
+    /// One-time identifiers of the ground queries answered lately: a ground query carries sequence 0, so a captured
+    /// signed one replayed with a forged source got a full reply each time (12.9× amplification in the review).
+    private var answeredQueries: [UInt32: Double] = [:]
 
     public init(configuration: RelayConfiguration) {
         self.configuration = configuration
@@ -71,7 +77,7 @@ public struct RelayEngine: Sendable {
         guard addresses.take(source.address, nowSeconds: nowSeconds) else { return drop("rate-limited-address") }
         guard sources.take(source, nowSeconds: nowSeconds) else { return drop("rate-limited-source") }
         var authenticator: TrafficAuthenticator?
-        if !keyring.isEmpty, datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
+        if keysRequired || !keyring.isEmpty, datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
            TrafficPacket.MessageType(rawValue: datagram[1]) != nil {
             guard datagram[2] & TrafficPacket.Flags.tagged.rawValue != 0 else { return drop(TrafficPacket.Rejection.missingTag.rawValue) }
             let identifier = UInt32(datagram[3]) << 16 | UInt32(datagram[4]) << 8 | UInt32(datagram[5])
@@ -87,22 +93,28 @@ public struct RelayEngine: Sendable {
         case .trafficRejected(let reason): return drop(reason)
         default: return drop(TrafficPacket.Rejection.unknownType.rawValue)   // a relay reply is not a request
         }
-        guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else { return drop("rate-limited-identifier") }
         guard abs(report.utc.seconds(since: utc)) <= configuration.freshnessSeconds else { return drop(TrafficPacket.Rejection.stale.rawValue) }
         let isQuery = report.type == .groundQuery
-        if !isQuery {
-            if let last = lastSequence[report.identifier] {
-                let ahead = report.sequence &- last.sequence
-                guard ahead != 0 && ahead < 0x8000 else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
-            }
+        // Replays are dropped before the identifier's rate is charged: replays from other addresses used up a real
+        // aircraft's allowance, and half its reports went unanswered (found by the relay reviewer).
+        if isQuery {
+            guard answeredQueries[report.identifier] == nil else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
+        } else if let last = lastSequence[report.identifier] {
+            let ahead = report.sequence &- last.sequence
+            guard ahead != 0 && ahead < 0x8000 else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
+        }
+        guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else { return drop("rate-limited-identifier") }
+        if isQuery {
+            if answeredQueries.count >= configuration.rateTableCapacity { answeredQueries.removeAll(keepingCapacity: true) }
+            answeredQueries[report.identifier] = nowSeconds
+            groundQueries += 1
+        } else {
             lastSequence[report.identifier] = (report.sequence, nowSeconds)
             var kept = report
             kept.flags = kept.flags.intersection([.airborne, .emergency, .selfAssignedID])
             kept.planPoints = []
             picture.update(kept, heardAtSeconds: nowSeconds, fromDatabase: false)
             reports += 1
-        } else {
-            groundQueries += 1
         }
         // Amplification: only an authenticated sender (a valid tag: it cannot have spoofed its address and replayed
         // nothing, since the sequence and time checks passed) gets more bytes back than it sent.
@@ -153,6 +165,10 @@ public struct RelayEngine: Sendable {
         var old: [UInt32] = []
         for (identifier, last) in lastSequence where nowSeconds - last.seconds > keep { old.append(identifier) }
         for identifier in old { lastSequence[identifier] = nil }
+        // A replayed query older than twice the freshness window is stale anyway.
+        var queries: [UInt32] = []
+        for (identifier, seconds) in answeredQueries where nowSeconds - seconds > 2 * configuration.freshnessSeconds { queries.append(identifier) }
+        for identifier in queries { answeredQueries[identifier] = nil }
     }
 
     /// A report another relay stored in the shared database.

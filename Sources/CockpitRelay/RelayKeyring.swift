@@ -27,6 +27,27 @@ public struct RelayKeyring: Sendable {
         return true
     }
 
+    /// Keeps only the keys named in `names` (the registry's rows: a key deleted from `device_key` is revoked within a
+    /// refresh; it used to stay accepted until the relay restarted). Bindings are dropped when anything goes.
+    public mutating func keep(only names: Set<String>) {
+        guard keys.contains(where: { !names.contains($0.name) }) else { return }
+        keys = keys.filter { names.contains($0.name) }
+        self.names = [:]
+        for (index, key) in keys.enumerated() { self.names[key.name] = index }
+        bindings.removeAll()
+    }
+
+    /// A name for a key given without one: a fingerprint of the key (FNV-1a 64 of its bytes), the same on every relay.
+    /// It was `path:line`, so two relays with different keys on the same line of the same path overwrote each
+    /// other's key in the shared registry.
+    public static func fingerprintName(hex: String) -> String? {
+        guard let bytes = Self.bytes(hex: hex) else { return nil }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        let digits = String(hash, radix: 16)
+        return "key-" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     public static func bytes(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8).filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
         guard digits.count % 2 == 0 else { return nil }

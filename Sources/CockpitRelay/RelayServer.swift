@@ -34,6 +34,12 @@ public final class RelayServer: @unchecked Sendable {
     private var storeFailures = 0
     private var lastStoreError: String?
     private var merged = 0
+    /// History rows given up because the database stayed away longer than `maximumPendingHistory` rows last.
+    private var historyRowsDropped = 0
+    /// What a flush or refresh may take before it counts as a failure (the pool waits for ever for a connection).
+    static let databaseDeadlineSeconds = 5.0
+    /// History rows kept for a database that is away: 200,000 rows is 1,000 aircraft for 17 min at one row per 5 s.
+    static let maximumPendingHistory = 200_000
     public private(set) var boundPort = 0
 
     public init(options: Options, keyring: RelayKeyring, store: RelayStore?, logger: Logger) {
@@ -44,6 +50,7 @@ public final class RelayServer: @unchecked Sendable {
         loop = group.next()
         engine = RelayEngine(configuration: options.configuration)
         engine.keyring = keyring
+        engine.keysRequired = !keyring.isEmpty
     }
 
     static func utcNow() -> UTCInstant {
@@ -122,15 +129,34 @@ public final class RelayServer: @unchecked Sendable {
                     pendingHistory.removeAll(keepingCapacity: true)
                     return batch
                 }).get() else { continue }
+                if batch.0.isEmpty && batch.1.isEmpty { continue }
                 do {
-                    try await store.store(latest: batch.0, history: batch.1)
+                    try await RelayStore.withDeadline(Self.databaseDeadlineSeconds, "storing reports") {
+                        try await store.store(latest: batch.0, history: batch.1)
+                    }
+                    loop.execute { [self] in lastStoreError = nil }
                     if MonotonicClock.nowSeconds() - lastPartitionCheck > 3_600 {
                         lastPartitionCheck = MonotonicClock.nowSeconds()
-                        try await store.ensurePartitions(retentionDays: options.retentionDays)
+                        let retention = options.retentionDays
+                        try await RelayStore.withDeadline(Self.databaseDeadlineSeconds, "adding partitions") {
+                            try await store.ensurePartitions(retentionDays: retention)
+                        }
                     }
                 } catch {
                     let text = String(describing: error)
-                    loop.execute { [self] in storeFailures += 1; lastStoreError = text }
+                    // Put the rows back for the next flush: a newer latest report wins, the history keeps its order
+                    // and is capped (oldest rows go first, counted).
+                    loop.execute { [self] in
+                        storeFailures += 1
+                        lastStoreError = text
+                        for report in batch.0 where pendingLatest[report.identifier] == nil { pendingLatest[report.identifier] = report }
+                        pendingHistory = batch.1 + pendingHistory
+                        let excess = pendingHistory.count - Self.maximumPendingHistory
+                        if excess > 0 {
+                            pendingHistory.removeFirst(excess)
+                            historyRowsDropped += excess
+                        }
+                    }
                 }
             }
         })
@@ -140,7 +166,10 @@ public final class RelayServer: @unchecked Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: refresh)
                 do {
-                    let recent = try await store.recent(sinceEpochSeconds: watermark)
+                    let since = watermark
+                    let recent = try await RelayStore.withDeadline(Self.databaseDeadlineSeconds, "reading other relays' reports") {
+                        try await store.recent(sinceEpochSeconds: since)
+                    }
                     watermark = recent.watermark
                     let reports = recent.reports
                     loop.execute { [self] in
@@ -150,8 +179,13 @@ public final class RelayServer: @unchecked Sendable {
                     }
                     if MonotonicClock.nowSeconds() - lastKeys > 10 {
                         lastKeys = MonotonicClock.nowSeconds()
-                        let keys = try await store.keys()
-                        loop.execute { [self] in for key in keys { engine.keyring.add(name: key.name, hexKey: key.hex) } }
+                        let keys = try await RelayStore.withDeadline(Self.databaseDeadlineSeconds, "reading device keys") {
+                            try await store.keys()
+                        }
+                        loop.execute { [self] in
+                            engine.keyring.keep(only: Set(keys.map(\.name)))
+                            for key in keys { engine.keyring.add(name: key.name, hexKey: key.hex) }
+                        }
                     }
                 } catch {
                     let text = String(describing: error)
@@ -168,7 +202,9 @@ public final class RelayServer: @unchecked Sendable {
             return "{\"received\":\(engine.received),\"answered\":\(engine.answered),\"reports\":\(engine.reports),"
                 + "\"groundQueries\":\(engine.groundQueries),\"aircraft\":\(engine.picture.count),\"bytesIn\":\(engine.bytesIn),"
                 + "\"bytesOut\":\(engine.bytesOut),\"limitedReplies\":\(engine.limitedReplies),\"keyTrials\":\(engine.keyring.trials),"
-                + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),\"dropped\":{\(drops)}}"
+                + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),"
+                + "\"lastStoreError\":\(lastStoreError.map { JSONWriter.string(.string($0)) } ?? "null"),"
+                + "\"pendingHistoryRows\":\(pendingHistory.count),\"historyRowsDropped\":\(historyRowsDropped),\"dropped\":{\(drops)}}"
         }.wait()) ?? "{}"
     }
 

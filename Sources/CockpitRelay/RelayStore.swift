@@ -217,3 +217,29 @@ public final class RelayStore: Sendable {
         return out
     }
 }
+
+/// A database operation that took longer than its deadline. PostgresNIO's pool waits for a connection for as long as
+/// the server is unreachable, so without a deadline a relay started before its database hung silently, and a
+/// running one counted no failure through an outage (found by the relay reviewer).
+public struct RelayStoreTimeout: Error, CustomStringConvertible {
+    public var operation: String
+    public var seconds: Double
+    public var description: String { "\(operation): no answer from the database within \(Int(seconds)) s" }
+}
+
+extension RelayStore {
+    /// Runs `body`, cancelling it after `seconds` (the pool gives up waiting for a connection when cancelled).
+    public static func withDeadline<T: Sendable>(_ seconds: Double, _ operation: String,
+                                                 _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                throw RelayStoreTimeout(operation: operation, seconds: seconds)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw RelayStoreTimeout(operation: operation, seconds: seconds) }
+            return first
+        }
+    }
+}

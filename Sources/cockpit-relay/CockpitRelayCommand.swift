@@ -21,6 +21,14 @@ struct CockpitRelayCommand: ParsableCommand {
 struct DatabaseOption: ParsableArguments {
     @Option(name: .long, help: "postgres://user[:password]@host[:port]/database — several relays share one database.")
     var postgres: String?
+    @Option(name: .long, help: "Seconds to wait for the database at start (and for last-seen/near) before giving up with the reason.")
+    var databaseTimeout = 15.0
+
+    func validate() throws {
+        guard databaseTimeout.isFinite, databaseTimeout > 0, databaseTimeout <= 3_600 else {
+            throw ValidationError("--database-timeout: must be above 0 and at most 3600 seconds")
+        }
+    }
 
     func url(required: Bool) throws -> RelayDatabaseURL? {
         guard let postgres else {
@@ -32,18 +40,28 @@ struct DatabaseOption: ParsableArguments {
     }
 }
 
-/// Reads a key file: one hex key per line, optionally `name hexkey`; `#` starts a comment.
+/// Reads a key file: one hex key per line, optionally `name hexkey`; `#` starts a comment. Lines end in LF or CRLF
+/// (a file written on Windows was read as one line: "\r\n" is one Character, so splitting on "\n" never matched,
+/// and only the last key was loaded); blank lines count for the line numbers; a name used twice is an error.
 func readKeys(path: String) throws -> [(name: String, hex: String)] {
     guard let text = try? LineReader.readAll(path: path, limitBytes: 16 << 20) else { throw ValidationError("\(path): cannot read") }
     var keys: [(name: String, hex: String)] = []
-    for (number, line) in String(decoding: text, as: UTF8.self).split(separator: "\n").enumerated() {
-        let content = line.prefix { $0 != "#" }.split(separator: " ", omittingEmptySubsequences: true)
+    var lines: [String: Int] = [:]
+    let bytes = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    for (number, raw) in bytes.enumerated() {
+        let line = String(decoding: raw, as: UTF8.self)
+        let content = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
         guard !content.isEmpty else { continue }
-        let name = content.count > 1 ? String(content[0]) : "\(path):\(number + 1)"
+        guard content.count <= 2 else { throw ValidationError("\(path):\(number + 1): expected 'hexkey' or 'name hexkey'") }
         let hex = String(content.last!)
-        guard let bytes = RelayKeyring.bytes(hex: hex), bytes.count >= 16 else {
+        guard let key = RelayKeyring.bytes(hex: hex), key.count >= 16, let fingerprint = RelayKeyring.fingerprintName(hex: hex) else {
             throw ValidationError("\(path):\(number + 1): a key needs at least 16 bytes of hex")
         }
+        let name = content.count > 1 ? String(content[0]) : fingerprint
+        if let first = lines[name] {
+            throw ValidationError("\(path):\(number + 1): the name \(name) is already used on line \(first)")
+        }
+        lines[name] = number + 1
         keys.append((name, hex))
     }
     return keys
@@ -113,13 +131,16 @@ struct Serve: ParsableCommand {
             gethostname(&hostname, 255)
             let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
             let setup = RelayStore(url: url, relayName: name, logger: quietLogger())
-            let (schemaKeys, failure) = runBlocking(store: setup) { store in
+            let retention = retentionDays
+            let (schemaKeys, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
+                                                        deadlineSeconds: database.databaseTimeout) { store in
                 try await store.prepare()
-                try await store.ensurePartitions(retentionDays: retentionDays)
+                try await store.ensurePartitions(retentionDays: retention)
                 for key in fileKeys { try await store.addKey(name: key.name, hex: key.hex) }
                 return try await store.keys()
             }
-            if let failure { throw ValidationError("--postgres: \(failure)") }
+            // Exit with the reason (systemd's Restart=on-failure tries again) rather than hang without a word.
+            if let failure { throw relayFailure("--postgres: \(failure)") }
             for key in schemaKeys ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
             let opened = RelayStore(url: url, relayName: name, logger: logger)
             store = opened
@@ -143,14 +164,24 @@ struct Serve: ParsableCommand {
     }
 }
 
-/// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up).
-func runBlocking<T: Sendable>(store: RelayStore, _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
+/// Prints `message` to standard error and gives the exit code for a failure that is not a usage mistake.
+func relayFailure(_ message: String) -> ExitCode {
+    let line = Array("cockpit-relay: \(message)\n".utf8)
+    _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress!, $0.count) }
+    return ExitCode(1)
+}
+
+/// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up), giving up
+/// after `deadlineSeconds` (`--database-timeout`; an unreachable server used to make it wait for ever).
+func runBlocking<T: Sendable>(store: RelayStore, _ operation: String, deadlineSeconds: Double,
+                              _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
     let box = ResultBox<T>()
     let semaphore = DispatchSemaphore(value: 0)
     Task.detached {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
-            do { box.value = try await job(store) } catch { box.error = String(describing: error) }
+            do { box.value = try await RelayStore.withDeadline(deadlineSeconds, operation) { try await job(store) } }
+            catch { box.error = String(describing: error) }
             group.cancelAll()
         }
         semaphore.signal()

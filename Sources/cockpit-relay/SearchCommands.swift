@@ -21,8 +21,8 @@ struct LastSeen: ParsableCommand {
         let url = try database.url(required: true)!
         let id = UInt32(identifier, radix: 16)!
         let store = RelayStore(url: url, relayName: "last-seen", logger: quietLogger())
-        let (sighting, failure) = runBlocking(store: store) { try await $0.lastSeen(identifier: id) }
-        if let failure { throw ValidationError("database: \(failure)") }
+        let (sighting, failure) = runBlocking(store: store, "last-seen", deadlineSeconds: database.databaseTimeout) { try await $0.lastSeen(identifier: id) }
+        if let failure { throw relayFailure("database: \(failure)") }
         guard let found = sighting ?? nil else {
             print("\(identifier.uppercased()): not in the history")
             throw ExitCode(2)
@@ -56,10 +56,10 @@ struct Near: ParsableCommand {
         let url = try database.url(required: true)!
         let (lat, lon) = parsedPoint!, seconds = parseDuration(since)!, radius = radiusNm
         let store = RelayStore(url: url, relayName: "near", logger: quietLogger())
-        let (sightings, failure) = runBlocking(store: store) {
+        let (sightings, failure) = runBlocking(store: store, "near", deadlineSeconds: database.databaseTimeout) {
             try await $0.near(latitude: lat, longitude: lon, sinceSeconds: seconds, radiusNauticalMiles: radius)
         }
-        if let failure { throw ValidationError("database: \(failure)") }
+        if let failure { throw relayFailure("database: \(failure)") }
         let list = sightings ?? []
         if list.isEmpty { print("no aircraft within \(radiusNm) nm of \(point) in the last \(since)") }
         for sighting in list { print(formatSighting(sighting)) }

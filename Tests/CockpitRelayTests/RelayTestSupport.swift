@@ -72,13 +72,18 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-/// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block).
-func run(_ path: String, _ arguments: [String]) -> RunResult {
+/// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block). A program still
+/// running after `timeoutSeconds` is killed (status 128 + 9), so a relay that should have exited cannot hang the suite.
+func run(_ path: String, _ arguments: [String], timeoutSeconds: Double = 120) -> RunResult {
     let outPath = "/tmp/cockpit-relay-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
     defer { unlink(outPath) }
     guard let pid = try? startBackground(path, arguments, outputPath: outPath) else { return RunResult(status: -1, output: "spawn failed") }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let started = MonotonicClock.nowSeconds()
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if MonotonicClock.nowSeconds() - started > timeoutSeconds { kill(pid, SIGKILL) }
+        usleep(20_000)
+    }
     let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return RunResult(status: code, output: fileText(outPath))
 }
@@ -133,6 +138,17 @@ final class ThrowawayPostgres {
     func stop() {
         _ = command(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
         _ = run("/bin/rm", ["-rf", directory])
+    }
+
+    /// Stops the server (as a crash would: immediate) and keeps its files, for `resume()`: a database outage.
+    func pause() {
+        _ = command(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    func resume() -> Bool {
+        command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o",
+                                  "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off",
+                                  "start"]).status == 0
     }
 }
 

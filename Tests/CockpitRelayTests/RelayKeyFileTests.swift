@@ -1,0 +1,78 @@
+import CockpitCore
+import CockpitIO
+import CockpitRelay
+import Glibc
+import Testing
+
+/// Device-key files and the shared key registry (found by the relay reviewer): a key file with CRLF line ends loaded
+/// only its last key; keys without a name were stored as `path:line`, so two relays whose key files sat at the same
+/// path overwrote each other's key in the database; a key deleted from `device_key` stayed accepted until restart.
+@Suite("Relay: device-key files and the registry", .serialized)
+struct RelayKeyFileTests {
+    static func write(_ path: String, _ text: String) {
+        let file = fopen(path, "w")
+        fputs(text, file)
+        fclose(file)
+    }
+
+    /// A tagged report with `key` from a fresh aircraft: answered (a reply) or dropped (nil).
+    static func answered(port: Int, key: String, identifier: UInt32) -> Bool {
+        let aircraft = TestAircraft(identifier: identifier, key: testKey(key))
+        return aircraft.exchange(aircraft.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: false), port: port) != nil
+    }
+
+    @Test func aWindowsKeyFileLoadsEveryKey() throws {
+        let path = "/tmp/cockpit-relay-crlf-\(getpid())", output = path + ".out"
+        defer { unlink(path); unlink(output) }
+        Self.write(path, "# club keys\r\ndev1 \(testKeyHex)\r\n\r\ndev2 \(otherKeyHex)\r\n")
+        let port = freeUDPPort()
+        let relay = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--device-keys", path, "--status-interval", "0"],
+                                        outputPath: output)
+        defer { kill(relay, SIGTERM); var status: Int32 = 0; waitpid(relay, &status, 0) }
+        #expect(waitUntil(seconds: 20) { fileText(output).contains("listening") }, "\(fileText(output))")
+        #expect(fileText(output).contains("2 device keys"), "\(fileText(output))")
+        #expect(Self.answered(port: port, key: testKeyHex, identifier: 0x111111))
+        #expect(Self.answered(port: port, key: otherKeyHex, identifier: 0x222222))
+    }
+
+    @Test func aNameUsedTwiceIsAnError() {
+        let path = "/tmp/cockpit-relay-dup-\(getpid())"
+        defer { unlink(path) }
+        Self.write(path, "club \(testKeyHex)\n\nclub \(otherKeyHex)\n")
+        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
+        #expect(result.status != 0)
+        #expect(result.output.contains("\(path):3: the name club is already used on line 1"), "\(result.output)")
+    }
+
+    @Test func keysFromTheSamePathDoNotCollideAndADeletedKeyIsRevoked() throws {
+        let postgres = try #require(ThrowawayPostgres(), "PostgreSQL 15 + PostGIS (Scripts/setup.sh installs them)")
+        defer { postgres.stop() }
+        let path = "/tmp/cockpit-relay-keys-\(getpid())", outputA = path + ".a", outputB = path + ".b"
+        defer { unlink(path); unlink(outputA); unlink(outputB) }
+        // Two relays installed alike (the unit's default path), each with its own unnamed key on line 1.
+        Self.write(path, "\(testKeyHex)\n")
+        let portA = freeUDPPort(), portB = freeUDPPort()
+        let relayA = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+                                                           "--device-keys", path, "--status-interval", "0"], outputPath: outputA)
+        defer { kill(relayA, SIGTERM); var status: Int32 = 0; waitpid(relayA, &status, 0) }
+        #expect(waitUntil(seconds: 30) { fileText(outputA).contains("listening") }, "\(fileText(outputA))")
+        Self.write(path, "\(otherKeyHex)\n")
+        let relayB = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+                                                           "--device-keys", path, "--status-interval", "0"], outputPath: outputB)
+        defer { kill(relayB, SIGTERM); var status: Int32 = 0; waitpid(relayB, &status, 0) }
+        #expect(waitUntil(seconds: 30) { fileText(outputB).contains("listening") }, "\(fileText(outputB))")
+        #expect(postgres.psql("SELECT count(*) FROM device_key").output == "2\n")
+        // After relay A's next registry read (every 10 s) it still accepts its own key, and B's too.
+        usleep(11_000_000)
+        var identifier: UInt32 = 0x300000
+        func next() -> UInt32 { identifier += 1; return identifier }
+        #expect(Self.answered(port: portA, key: testKeyHex, identifier: next()))
+        #expect(Self.answered(port: portA, key: otherKeyHex, identifier: next()))
+        // Revoked in the registry: refused within a registry read.
+        _ = postgres.psql("DELETE FROM device_key")
+        #expect(waitUntil(seconds: 25) { !Self.answered(port: portA, key: testKeyHex, identifier: next()) })
+        #expect(!Self.answered(port: portB, key: otherKeyHex, identifier: next()) || waitUntil(seconds: 12) {
+            !Self.answered(port: portB, key: otherKeyHex, identifier: next())
+        })
+    }
+}

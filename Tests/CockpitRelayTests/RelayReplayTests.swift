@@ -1,0 +1,70 @@
+import CockpitCore
+import CockpitIO
+import CockpitRelay
+import Glibc
+import Testing
+
+/// Replayed datagrams at the relay (found by the relay reviewer), on the engine itself with the relay's own clock.
+@Suite("Relay: replayed datagrams")
+struct RelayReplayTests {
+    static func engine() -> RelayEngine {
+        var engine = RelayEngine(configuration: RelayConfiguration())
+        engine.keyring.add(name: "club", hexKey: testKeyHex)
+        engine.keysRequired = true
+        return engine
+    }
+
+    static func utcNow() -> UTCInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return UTCInstant(secondsSinceEpoch: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+    }
+
+    static func source(_ n: Int) -> RelaySource { RelaySource(addressLow: 0xFFFF_0A00_0000 + UInt64(n), port: 40_000) }
+
+    /// A signed dense ground query (36 bytes) captured and sent again from forged addresses got a full reply each
+    /// time: 20 replies, 720 bytes in and 9,260 out. A ground query's identifier is one-time (docs/traffic-packet.md),
+    /// so a second one with the same identifier is a replay.
+    @Test func aReplayedGroundQueryIsDropped() throws {
+        var engine = Self.engine()
+        let utc = Self.utcNow()
+        // Twenty aircraft in the picture, so a full reply is big.
+        for index in 0..<20 {
+            let aircraft = TestAircraft(identifier: 0x100000 + UInt32(index), key: testKey())
+            let bytes = aircraft.datagram(latitude: 47 + Double(index) * 0.01, longitude: 8, altitudeFeet: 5_000, dense: true)
+            #expect(engine.handle(bytes, from: Self.source(100 + index), nowSeconds: 0, utc: utc).reply != nil)
+        }
+        let asker = TestAircraft(identifier: 0x0DEAD0, key: testKey())
+        let query = asker.datagram(latitude: 47.1, longitude: 8, altitudeFeet: nil, dense: true, type: .groundQuery)
+        let first = try #require(engine.handle(query, from: Self.source(1), nowSeconds: 1, utc: utc).reply)
+        #expect(first.count > 200, "the genuine query gets a full reply (\(first.count) bytes)")
+        var bytesOut = 0
+        for replay in 2...20 {
+            let outcome = engine.handle(query, from: Self.source(replay), nowSeconds: 1 + Double(replay) * 0.2, utc: utc)
+            bytesOut += outcome.reply?.count ?? 0
+            #expect(outcome.dropReason == "replayed")
+        }
+        #expect(bytesOut == 0)
+    }
+
+    /// Replays of an aircraft's signed report from other addresses used up its per-identifier allowance before the
+    /// replay check dropped them: 5 of its 10 reports went unanswered.
+    @Test func replaysDoNotUseUpTheAircraftsAllowance() {
+        var engine = Self.engine()
+        let utc = Self.utcNow()
+        let aircraft = TestAircraft(identifier: 0x0A11CE, key: testKey())
+        var answered = 0, replaysDropped = 0, attacker = 0
+        for second in 0..<10 {
+            let report = aircraft.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: false)
+            if engine.handle(report, from: Self.source(1), nowSeconds: Double(second), utc: utc).reply != nil { answered += 1 }
+            for replay in 0..<30 {
+                attacker += 1
+                let outcome = engine.handle(report, from: Self.source(1_000 + attacker), nowSeconds: Double(second) + 0.01 * Double(replay + 1), utc: utc)
+                if outcome.dropReason == "replayed" { replaysDropped += 1 }
+            }
+        }
+        #expect(answered == 10)
+        #expect(replaysDropped == 300)
+        #expect(engine.dropped["rate-limited-identifier"] == nil)
+    }
+}
