@@ -96,7 +96,10 @@ public final class RelayServer: @unchecked Sendable {
     public func start() throws {
         let bootstrap = DatagramBootstrap(group: loop)
             .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2048))
+            // Vector reads split the receive buffer evenly between the messages: 2,048 bytes for 32 gave each datagram
+            // 64 bytes, so longer ones were cut to 64 and counted as anything but `too-long` (found by the relay
+            // reviewer). 1,024 bytes each: every datagram over the 472-byte limit still arrives longer than it.
+            .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 1_024))
             .channelOption(ChannelOptions.datagramVectorReadMessageCount, value: 32)
             .channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: 4 << 20)
             .channelOption(ChannelOptions.socketOption(.so_sndbuf), value: 4 << 20)
