@@ -20,4 +20,12 @@ public struct ControlSettings: SettingsGroup {
               help: "Group whose members (with root) may send mutating requests such as hypoxia.ack.",
               set: { $0.group = try SettingValue.nonEmpty($1) }, show: { $0.group }),
     ]
+
+    /// A socket in a missing directory stopped the daemon at start. The default's directory is the unit's
+    /// RuntimeDirectory, which systemd creates at start, so it is not checked.
+    public func validate(mode: RunMode) throws(SettingError) {
+        if socketPath != Self.defaultSocket, !SettingPath.parentExists(socketPath) {
+            throw SettingError("socket \(socketPath): the directory \(SettingPath.parent(socketPath)) does not exist")
+        }
+    }
 }

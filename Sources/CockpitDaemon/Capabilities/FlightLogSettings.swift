@@ -36,6 +36,14 @@ public struct FlightLogSettings: SettingsGroup {
               }, show: { $0.synchronous.rawValue.lowercased() }),
     ]
 
+    /// A missing directory left the daemon running without a flight log. The default's directory is the unit's
+    /// StateDirectory, which systemd creates at start, so it is not checked.
+    public func validate(mode: RunMode) throws(SettingError) {
+        if let path, path != Self.defaultPath, !SettingPath.parentExists(path) {
+            throw SettingError("flight-log \(path): the directory \(SettingPath.parent(path)) does not exist")
+        }
+    }
+
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {
         guard let path else { return [] }
         // A replay at full speed commits thousands of samples a second with no power to lose: no fsync per commit.

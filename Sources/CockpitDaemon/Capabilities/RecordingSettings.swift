@@ -14,4 +14,11 @@ public struct RecordingSettings: SettingsGroup {
         .init("record-limit-mib", .value(name: "N"), help: "Stop recording (the daemon keeps running) once the file reaches this many MiB.",
               set: { $0.limitMebibytes = try SettingValue.integer($1, 1...1_048_576) }, show: { String($0.limitMebibytes) }),
     ]
+
+    /// A missing directory stopped the daemon at start ("cannot record"), after `--check-config` had said OK.
+    public func validate(mode: RunMode) throws(SettingError) {
+        if let path, !SettingPath.parentExists(path) {
+            throw SettingError("record \(path): the directory \(SettingPath.parent(path)) does not exist")
+        }
+    }
 }

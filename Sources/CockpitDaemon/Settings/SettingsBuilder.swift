@@ -1,4 +1,5 @@
 public import CockpitIO
+import Glibc
 
 /// Builds `Settings` from the layers in order: defaults, the configuration file (run only), the command line.
 public enum SettingsBuilder {
@@ -87,11 +88,19 @@ public enum SettingsBuilder {
         return positional
     }
 
-    /// Cross-option checks of every group.
+    /// Cross-option and file-system checks of every group; every group's problem is reported, one per line (it
+    /// stopped at the first, so an installer fixed them one run at a time).
     public static func validate(_ settings: Settings) throws(Problem) {
+        let problems = validationProblems(settings)
+        if !problems.isEmpty { throw Problem(problems.joined(separator: "\n")) }
+    }
+
+    public static func validationProblems(_ settings: Settings) -> [String] {
+        var problems: [String] = []
         for group in Capabilities.all {
-            do { try group.validate(settings) } catch { throw Problem(error.message) }
+            do { try group.validate(settings) } catch { problems.append(error.message) }
         }
+        return problems
     }
 
     /// `--check-config`: every configuration key with its effective value.
@@ -143,4 +152,31 @@ public enum SettingValue {
     }
 
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+}
+
+/// File-system checks for `validate`, so `--check-config` catches what would stop the daemon at start (or silently
+/// switch a feature off) before the service is restarted.
+public enum SettingPath {
+    /// The directory a file will be created in exists (the file itself need not).
+    public static func parentExists(_ path: String) -> Bool { isDirectory(parent(path)) }
+
+    public static func parent(_ path: String) -> String {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The first bytes of a readable file (nil when it cannot be read).
+    public static func head(_ path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = read(fd, &bytes, count)
+        return n < 0 ? nil : Array(bytes.prefix(n))
+    }
 }

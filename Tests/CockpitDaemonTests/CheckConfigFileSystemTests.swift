@@ -1,0 +1,59 @@
+import Glibc
+import Testing
+import CockpitIO
+
+/// `--check-config` against the file system (found by the installer reviewer): it said "configuration OK" for a
+/// recording or socket in a missing directory (the daemon then refused to start), a flight log in a missing
+/// directory or a junk airfield file (it started with the feature off), and a missing terrain directory or geoid
+/// file (never mentioned at all). And problems across options came one run at a time after the file's lines.
+@Suite("--check-config and the file system")
+struct CheckConfigFileSystemTests {
+    func write(_ text: String, suffix: String = ".conf") -> String {
+        let path = temporaryPath(suffix)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(text.utf8).withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        return path
+    }
+
+    @Test func everyPathProblemIsListedInOneRunWithTheFilesOwn() {
+        let junk = write("not a database\n", suffix: ".sqlite")
+        defer { unlink(junk) }
+        let missing = "/nonexistent-\(getpid())"
+        let config = write("""
+            gspd = localhost
+            airfields = \(junk)
+            record = \(missing)/r.jsonl
+            flight-log = \(missing)/log.sqlite
+            terrain = \(missing)/srtm
+            geoid = \(missing)/egm96.gtx
+            socket = \(missing)/c.sock
+
+            """)
+        defer { unlink(config) }
+        let result = runProcess(Binaries.cockpitd, ["--check-config", "--config", config])
+        #expect(result.status == 1)
+        for expected in [config + ":1: unknown key \"gspd\"",
+                         "airfields \(junk): not an SQLite database",
+                         "record \(missing)/r.jsonl: the directory \(missing) does not exist",
+                         "flight-log \(missing)/log.sqlite: the directory \(missing) does not exist",
+                         "terrain \(missing)/srtm: not a directory",
+                         "geoid \(missing)/egm96.gtx: cannot read the file",
+                         "socket \(missing)/c.sock: the directory \(missing) does not exist"] {
+            #expect(result.stderr.contains(expected), "missing \"\(expected)\" in:\n\(result.stderr)")
+        }
+    }
+
+    @Test func existingPlacesPass() {
+        let directory = temporaryPath("-dir")
+        mkdir(directory, 0o700)
+        defer { _ = runProcess("/bin/rm", ["-rf", directory]) }
+        let database = Fixtures.directory + "/../../Data/airfields.sqlite"
+        let config = write("gpsd = none\nairfields = \(database)\nrecord = \(directory)/r.jsonl\nflight-log = \(directory)/log.sqlite\n"
+                           + "terrain = \(directory)\nsocket = \(directory)/c.sock\n")
+        defer { unlink(config) }
+        let result = runProcess(Binaries.cockpitd, ["--check-config", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("configuration OK"))
+    }
+}
