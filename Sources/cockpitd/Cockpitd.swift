@@ -60,12 +60,19 @@ struct Run: ParsableCommand {
                 throw ExitCode(checking ? 1 : 2)
             }
         }
+        let degraded = SettingsBuilder.degradedFeatures(settings)
         if settings[ConfigSettings.self].check {
+            // The daemon would start, but without these features: not OK for an installer.
+            if !degraded.isEmpty {
+                printError("cockpitd: " + degraded.joined(separator: "\n"))
+                throw ExitCode(1)
+            }
             print("configuration OK")
             for line in SettingsBuilder.effectiveListing(settings) { print(line) }
             return
         }
         let logger = settings[LoggingSettings.self].makeLogger(label: "cockpitd")
+        for problem in degraded { logger.warning("\(problem)") }   // flies on without the feature
         let signals = SignalWaiter()
         let daemon: LiveDaemon
         do {

@@ -42,7 +42,7 @@ enum SettingsCommandLine {
                 // The checks across options and against the file system too, so one run lists everything (they
                 // used to appear one run at a time once the file's lines were right).
                 _ = try? SettingsBuilder.apply(arguments: arguments, to: &settings)
-                let more = SettingsBuilder.validationProblems(settings)
+                let more = SettingsBuilder.validationProblems(settings) + SettingsBuilder.degradedFeatures(settings)
                 throw .file(([problem.description] + more).joined(separator: "\n"))
             }
         }

@@ -44,6 +44,27 @@ struct CheckConfigFileSystemTests {
         }
     }
 
+    /// A feature that would be off is a problem for `--check-config`, but never a reason not to fly: `run` starts,
+    /// logs why, and answers.
+    @Test func aJunkAirfieldFileFailsTheCheckButTheDaemonFlies() {
+        let junk = write("not a database\n", suffix: ".sqlite")
+        let socket = temporaryPath(".sock")
+        defer { unlink(junk); unlink(socket) }
+        let check = runProcess(Binaries.cockpitd, ["--check-config", "--config", "none", "--airfields", junk])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("airfields \(junk): not an SQLite database, so no airfields"), "\(check.stderr)")
+        let log = temporaryPath(".log")
+        defer { unlink(log) }
+        let pid = startProcess("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2> \(log)", Binaries.cockpitd, "run", "--config", "none", "--gpsd", "none",
+                                           "--baro", "none", "--audio-device", "none", "--flight-log", "none", "--traffic-port", "0",
+                                           "--gdl90-discovery-port", "0", "--airfields", junk, "--socket", socket])
+        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        #expect(waitFor(seconds: 20) { runProcess(Binaries.cockpitctl, ["status", "--socket", socket]).status == 0 })
+        #expect(waitFor(seconds: 5) {
+            (try? LineReader.readAll(path: log)).map { String(decoding: $0, as: UTF8.self).contains("not an SQLite database, so no airfields") } == true
+        })
+    }
+
     @Test func existingPlacesPass() {
         let directory = temporaryPath("-dir")
         mkdir(directory, 0o700)

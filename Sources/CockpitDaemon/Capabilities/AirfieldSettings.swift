@@ -35,12 +35,15 @@ public struct AirfieldSettings: SettingsGroup {
     ]
 
     public func validate(mode: RunMode) throws(SettingError) {
-        guard let path, path != "none" else { return }
-        guard access(path, R_OK) == 0 else { throw SettingError("airfields \(path): cannot read the file") }
-        // A junk file passed and the daemon started with only a warning and no airfields.
-        guard SettingPath.head(path, count: 16) == Array("SQLite format 3\0".utf8) else {
-            throw SettingError("airfields \(path): not an SQLite database (make one with cockpitd airfields import)")
+        if let path, path != "none", access(path, R_OK) != 0 { throw SettingError("--airfields \(path): cannot read the file") }
+    }
+
+    /// A junk file passed `--check-config`; the daemon starts with a warning and no airfields.
+    public func degradedFeatures(mode: RunMode) -> [String] {
+        guard let path, path != "none", access(path, R_OK) == 0, SettingPath.head(path, count: 16) != Array("SQLite format 3\0".utf8) else {
+            return []
         }
+        return ["airfields \(path): not an SQLite database, so no airfields (make one with cockpitd airfields import)"]
     }
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {

@@ -36,12 +36,11 @@ public struct FlightLogSettings: SettingsGroup {
               }, show: { $0.synchronous.rawValue.lowercased() }),
     ]
 
-    /// A missing directory left the daemon running without a flight log. The default's directory is the unit's
+    /// A missing directory leaves the daemon running without a flight log. The default's directory is the unit's
     /// StateDirectory, which systemd creates at start, so it is not checked.
-    public func validate(mode: RunMode) throws(SettingError) {
-        if let path, path != Self.defaultPath, !SettingPath.parentExists(path) {
-            throw SettingError("flight-log \(path): the directory \(SettingPath.parent(path)) does not exist")
-        }
+    public func degradedFeatures(mode: RunMode) -> [String] {
+        guard let path, path != Self.defaultPath, !SettingPath.parentExists(path) else { return [] }
+        return ["flight-log \(path): the directory \(SettingPath.parent(path)) does not exist, so no flight log"]
     }
 
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {

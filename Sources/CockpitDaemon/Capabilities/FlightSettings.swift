@@ -28,12 +28,16 @@ public struct FlightSettings: SettingsGroup {
               set: { $0.geoidPath = try SettingValue.optionalPath($1) }, show: { $0.geoidPath ?? "none" }),
     ]
 
-    /// A missing terrain directory or geoid file was logged nowhere: height above ground and MSL quietly stayed off.
-    public func validate(mode: RunMode) throws(SettingError) {
+    /// A missing terrain directory or geoid file was mentioned nowhere: height above ground and MSL quietly stayed off.
+    public func degradedFeatures(mode: RunMode) -> [String] {
         var problems: [String] = []
-        if let terrainDirectory, !SettingPath.isDirectory(terrainDirectory) { problems.append("terrain \(terrainDirectory): not a directory") }
-        if let geoidPath, SettingPath.head(geoidPath, count: 1) == nil { problems.append("geoid \(geoidPath): cannot read the file") }
-        if !problems.isEmpty { throw SettingError(problems.joined(separator: "\n")) }
+        if let terrainDirectory, !SettingPath.isDirectory(terrainDirectory) {
+            problems.append("terrain \(terrainDirectory): not a directory, so no height above ground")
+        }
+        if let geoidPath, SettingPath.head(geoidPath, count: 1) == nil {
+            problems.append("geoid \(geoidPath): cannot read the file, so no MSL from ellipsoid heights")
+        }
+        return problems
     }
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {

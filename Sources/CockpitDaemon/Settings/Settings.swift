@@ -29,8 +29,12 @@ public protocol SettingsGroup: Sendable {
     /// Heading in `--help`, `--check-config` and the documentation.
     static var title: String { get }
     static var options: [SettingOption<Self>] { get }
-    /// Checks across options or against the file system, after all sources are applied.
+    /// Checks across options or against the file system, after all sources are applied: a problem here stops the
+    /// daemon from starting (as it would fail at start anyway).
     func validate(mode: RunMode) throws(SettingError)
+    /// What would leave a feature off although the daemon starts (a junk airfield file, a flight log in a missing
+    /// directory): `--check-config` lists these as problems, `run` logs them and flies on without the feature.
+    func degradedFeatures(mode: RunMode) -> [String]
     /// Copies what the pure core needs into its configuration.
     func configure(_ core: inout CoreConfiguration, mode: RunMode)
     /// A replay starts from the configuration the file carries (a cockpitd recording holds the one it was flown
@@ -45,6 +49,7 @@ public protocol SettingsGroup: Sendable {
 
 extension SettingsGroup {
     public func validate(mode: RunMode) throws(SettingError) {}
+    public func degradedFeatures(mode: RunMode) -> [String] { [] }
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {}
     public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {}
 }

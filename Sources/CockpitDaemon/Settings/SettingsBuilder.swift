@@ -103,6 +103,11 @@ public enum SettingsBuilder {
         return problems
     }
 
+    /// Every group's `degradedFeatures`: what would be off although the daemon starts.
+    public static func degradedFeatures(_ settings: Settings) -> [String] {
+        Capabilities.all.flatMap { $0.degradedFeatures(settings) }
+    }
+
     /// `--check-config`: every configuration key with its effective value.
     public static func effectiveListing(_ settings: Settings) -> [String] {
         SettingsSchema.configKeys.map { "  \($0.key) = \($0.effectiveValue(settings))" }
