@@ -7,6 +7,11 @@ public enum TrafficText {
     }
 
     public static func line(_ section: JSONValue) -> String {
+        // Reception and sending switched off: say so, not "none" (no traffic is not the same as not looking).
+        if section["available"]?.boolValue == false {
+            let reason = section["reason"]?.stringValue ?? "not configured"
+            return "off (\(reason.hasPrefix("off: ") ? String(reason.dropFirst(5)) : reason))"
+        }
         let targets = section["targets"]?.arrayValue ?? []
         var text = targets.isEmpty ? "none" : "\(targets.count) target\(targets.count == 1 ? "" : "s")"
         if let nearest = targets.first, nearest["distanceNauticalMiles"]?.doubleValue != nil {

@@ -28,14 +28,26 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try ControlClient(path: socketPath)
         } catch {
-            printError("""
-                cockpitctl: \(error)
-                Is the daemon running? Start it with `systemctl start cockpitd` (installed) or \
-                `cockpitd run --socket \(socketPath)`, or replay a flight with \
-                `cockpitd replay FLIGHT.igc --speed 50 --socket \(socketPath)`.
-                """)
+            printError("cockpitctl: \(error)\n" + Self.hint(for: error, path: socketPath))
             throw ExitCode(ExitStatus.unreachable)
         }
+    }
+
+    /// What to do about it: a permission problem or a path that is not a socket is not fixed by starting the daemon
+    /// (the hint used to say so for every failure).
+    static func hint(for error: ControlClient.Failure, path: String) -> String {
+        var info = stat()
+        if case .cannotConnect(_, let code) = error {
+            if code == EACCES || code == EPERM {
+                return "The socket is for root and the cockpit group (the control-group setting): "
+                    + "`sudo usermod -aG cockpit $USER`, then log in again."
+            }
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFSOCK {
+                return "\(path) is not a socket: check --socket or $COCKPIT_SOCKET (cockpitd's `socket` setting)."
+            }
+        }
+        return "Is the daemon running? Start it with `systemctl start cockpitd` (installed) or "
+            + "`cockpitd run --socket \(path)`, or replay a flight with `cockpitd replay FLIGHT.igc --speed 50 --socket \(path)`."
     }
 }
 
@@ -111,7 +123,7 @@ struct Status: ParsableCommand {
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Follow the status: redraws in place on a terminal, one line per update when piped.")
+        abstract: "Follow the status: redraws in place on a terminal, one whole panel per update when piped.")
     @OptionGroup var global: GlobalOptions
 
     @Option(name: .long, help: "Stop after this many updates (default: until the daemon stops or Ctrl-C).")

@@ -25,6 +25,20 @@ final class CockpitctlPilotTests {
         return try JSONParser.parse(result.stdout.trimmingNewline())["results"]?.arrayValue ?? []
     }
 
+    /// A `--socket` that is not a socket: the hint says so, not "start the daemon" (found by the installer reviewer).
+    @Test func aPathThatIsNotASocketIsNamedAsSuch() {
+        let file = temporaryPath(".conf")
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        close(fd)
+        defer { unlink(file) }
+        let result = runProcess(Binaries.cockpitctl, ["status", "--socket", file])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("\(file) is not a socket"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Is the daemon running?"))
+        let absent = runProcess(Binaries.cockpitctl, ["status", "--socket", file + ".absent"])
+        #expect(absent.status == 3 && absent.stderr.contains("Is the daemon running?"))
+    }
+
     @Test func southernAndWesternPositionsAsTyped() throws {
         #expect(try nearest(["--at", "-33.95,151.18"]).first?["ident"] == .string("YSSY"))
         #expect(try nearest(["--at", "33.95S,151.18E"]).first?["ident"] == .string("YSSY"))
