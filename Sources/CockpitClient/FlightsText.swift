@@ -10,7 +10,7 @@ public enum FlightsText {
         for flight in list {
             let id = flight["id"]?.int64Value.map(String.init) ?? "?"
             let takeoff = flight["takeoff"]?["utc"]?.stringValue ?? "?"
-            let landing = flight["landing"]?["utc"]?.stringValue ?? "(in flight)"
+            let landing = flight["landing"]?["utc"]?.stringValue ?? (flight["end"]?.stringValue == nil ? "(in flight)" : "(none)")
             let from = flight["takeoff"]?["nearestAirfield"]?.stringValue ?? "-"
             let to = flight["landing"]?["nearestAirfield"]?.stringValue ?? "-"
             // MSL; a flight whose fixes had only ellipsoid heights (an IGC file that declares them) shows that, marked.

@@ -102,8 +102,9 @@ struct FlightLogCrashTests {
         let list = try #require(try JSONParser.parse(flights.stdout).arrayValue)
         let cut = try #require(list.first)
         #expect(cut["end"] == .string("ended unexpectedly"))
-        #expect(cut["landing"]?["utc"] == cut["lastSampleUTC"])
-        #expect(cut["landing"]?["latitudeDegrees"]?.doubleValue != nil)
+        #expect(cut["landing"] == .null, "no landing was seen")
+        #expect(cut["endPlace"]?["utc"] == cut["lastSampleUTC"])
+        #expect(cut["endPlace"]?["latitudeDegrees"]?.doubleValue != nil)
         let before = Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0
         #expect(waitFor(seconds: 10) { (Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0) >= before + 3 }, "logging goes on")
         #expect(sqlite(log, "PRAGMA integrity_check") == "ok")

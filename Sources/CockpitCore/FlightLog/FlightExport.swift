@@ -203,7 +203,7 @@ public enum FlightExport {
     static func title(_ flight: FlightLogFlight) -> String {
         var text = "Flight \(flight.id) \(flight.takeoff.utc.iso8601)"
         if let from = flight.takeoff.nearestAirfield { text += " from \(from)" }
-        if let to = flight.landing?.nearestAirfield { text += " to \(to)" }
+        if flight.end == .landed, let to = flight.landing?.nearestAirfield { text += " to \(to)" }
         return text
     }
 

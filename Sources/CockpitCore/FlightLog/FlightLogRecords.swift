@@ -152,7 +152,9 @@ public struct FlightLogFlight: Sendable, Equatable {
         }
         return [
             "id": .integer(id), "takeoff": place(takeoff), "startedInFlight": .bool(startedInFlight),
-            "landing": place(landing), "end": .optional(end?.rawValue),
+            // A landing only when one was seen: a flight closed at the end of a replay or after a power cut ends at its
+            // last sample, which is `endPlace`, not a landing (the list showed one for a log that ended at 18,000 ft).
+            "landing": end == .landed ? place(landing) : .null, "endPlace": place(landing), "end": .optional(end?.rawValue),
             "lastSampleUTC": .optional(lastSampleUTC),
             "durationSeconds": .number((landing?.utc ?? lastSampleUTC).map { $0.seconds(since: takeoff.utc) }, decimals: 0),
             "maximumGPSAltitudeMSLFeet": .number(maximumGPSAltitudeMSLFeet, decimals: 0),

@@ -47,7 +47,7 @@ public enum FlightProfileSVG {
         parts.append(##"<text x="\##(f(width - right - 4))" y="\##(f(y(10_000) - 4))" text-anchor="end" fill="#cc0000">10,000 ft</text>"##)
         parts.append(polyline(samples.compactMap { s in gps(s).map { (x(s.utc), y($0)) } }, colour: "#1f4e9c", label: gpsLabel))
         parts.append(polyline(samples.compactMap { s in s.cabinAltitudeFeet.map { (x(s.utc), y($0)) } }, colour: "#e07b00", label: "cabin altitude"))
-        for (name, place) in [("takeoff", flight.takeoff), ("landing", flight.landing)] {
+        for (name, place) in [("takeoff", flight.takeoff), (flight.end == .landed ? "landing" : "end", flight.landing)] {
             guard let place else { continue }
             parts.append(##"<line x1="\##(f(x(place.utc)))" y1="\##(f(top))" x2="\##(f(x(place.utc)))" y2="\##(f(height - bottom))" stroke="#2a8a2a"/>"##)
             parts.append(##"<text x="\##(f(x(place.utc) + 3))" y="\##(f(top + 12))" fill="#2a8a2a">\##(name)\##(FlightExport.xmlEscaped(place.nearestAirfield.map { " " + $0 } ?? ""))</text>"##)
