@@ -64,6 +64,15 @@ struct Replay: ParsableCommand {
         let rate = elapsed > 0 ? Int(events / elapsed) : 0
         let factor = elapsed > 0 ? Int(span / elapsed) : 0
         logger.info("replayed in \(Int(elapsed * 1000)) ms: \(rate) events/s, \(factor)× real time")
+        // Nothing in it decoded (a text file whose lines merely look like a gpspipe log): not a flight, and a bench
+        // tester must not read "exit 0" as a good replay (it said 318 malformed reports and succeeded).
+        let summary = result.summary
+        let malformed = summary["malformedGpsReports"]?.doubleValue ?? 0
+        if (summary["gpsReports"]?.doubleValue ?? 0) == malformed, (summary["baroSamples"]?.doubleValue ?? 0) == 0,
+           (summary["otherEvents"]?.doubleValue ?? 0) == 0 {
+            logger.error("\(file): no GPS report, barometer sample or traffic datagram could be read (\(Int(malformed)) malformed, \(result.skippedLines) lines skipped): not a flight")
+            throw ExitCode(1)
+        }
     }
 }
 

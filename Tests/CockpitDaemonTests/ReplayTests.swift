@@ -100,6 +100,16 @@ struct ReplayTests {
         let badSpeed = runProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.longest), "--speed", "fast"])
         #expect(badSpeed.status != 0)
         #expect(badSpeed.stderr.contains("--speed"))
+        // A text file whose comment line passes for a gpspipe log: nothing in it decodes, so it is no flight (it
+        // was "replayed" with every line a malformed report and exit 0; found by the installer reviewer).
+        let text = temporaryPath(".txt")
+        defer { unlink(text) }
+        let fd = open(text, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array("# Network services, Internet style\nssh\t\t22/tcp\nhttp\t\t80/tcp\n".utf8).withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        let notAFlight = runProcess(Binaries.cockpitd, ["replay", text])
+        #expect(notAFlight.status == 1)
+        #expect(notAFlight.stderr.contains("no GPS report, barometer sample or traffic datagram could be read"), "\(notAFlight.stderr)")
     }
 }
 
