@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "cockpit-relay",
             dependencies: [
-                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol", "CEpoll",
+                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol", "CockpitClient", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

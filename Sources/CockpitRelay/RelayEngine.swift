@@ -142,7 +142,9 @@ public struct RelayEngine: Sendable {
         let others = limit == 0 ? [] : picture.nearest(
             latitude: request.latitudeDegrees, longitude: request.longitudeDegrees, altitudeFeet: request.altitudeFeet,
             radiusMeters: min(radius, dense ? TrafficPacket.denseOffsetLimitMeters : radius),
-            altitudeWindowFeet: configuration.altitudeWindowFeet, excluding: request.identifier, limit: limit)
+            altitudeWindowFeet: configuration.altitudeWindowFeet, excluding: request.identifier, limit: limit,
+            // docs/traffic-packet.md: an aircraft older than 31.875 s is not listed in a dense reply.
+            reportedSinceEpochSeconds: dense ? utc.secondsSinceEpoch - TrafficPacket.denseMaximumAgeSeconds : -.infinity)
         let flags: TrafficPacket.Flags = tagged ? [.tagged] : []
         if dense {
             return TrafficPacket.encodeDenseReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,

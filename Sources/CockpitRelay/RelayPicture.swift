@@ -110,9 +110,14 @@ public struct RelayPicture: Sendable {
 
     /// The aircraft within `radiusMeters` (and, when both altitudes are known, within `altitudeWindowFeet`) of the
     /// point, nearest first, excluding `excluding`; at most `limit`. Distances are taken on the plane at the pair's
-    /// mean latitude: within 30 nm they differ from great-circle distances by about 0.01 %.
+    /// mean latitude: within 30 nm they differ from great-circle distances by about 0.01 %, except within about half a
+    /// degree of a pole, where the plane fails (the relay review found wrong orders and misses above 89.7°; no relay
+    /// region reaches there, and it is left so).
+    /// `reportedSinceEpochSeconds`: leave out aircraft whose report time is older (a dense reply cannot code an age over
+    /// 31.875 s, and listed them as 31.875 s old however old they were).
     public func nearest(latitude: Double, longitude: Double, altitudeFeet: Double?, radiusMeters: Double,
-                        altitudeWindowFeet: Double, excluding: UInt32?, limit: Int) -> [TrafficPacket.Report] {
+                        altitudeWindowFeet: Double, excluding: UInt32?, limit: Int,
+                        reportedSinceEpochSeconds: Double = -.infinity) -> [TrafficPacket.Report] {
         guard limit > 0 else { return [] }
         let metersPerRadian = GreatCircle.meanEarthRadiusMeters, radians = Double.pi / 180
         let radiusDegrees = radiusMeters / metersPerRadian / radians
@@ -172,6 +177,7 @@ public struct RelayPicture: Sendable {
                 let squared = north * north + east * east
                 guard squared <= radiusSquared else { continue }
                 if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
+                if reportedSinceEpochSeconds.isFinite, bucket.reports[slot].utc.secondsSinceEpoch < reportedSinceEpochSeconds { continue }
                 Self.keepNearest(&found, Candidate(distanceSquared: squared, identifier: member.identifier, cell: cellIndex, slot: Int32(slot)),
                                  limit: limit)
             }

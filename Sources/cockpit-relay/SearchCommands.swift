@@ -1,4 +1,5 @@
 import ArgumentParser
+import CockpitClient
 import CockpitCore
 import CockpitRelay
 import Logging
@@ -33,7 +34,8 @@ struct LastSeen: ParsableCommand {
 
 struct Near: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the aircraft whose track passed near a point lately, nearest first.")
-    @Argument(help: "LAT,LON in decimal degrees (north and east positive).")
+    @Argument(help: ArgumentHelp("The point, as cockpitctl's --at takes it: 47.45,8.55 or 16.7S,179.9W (a leading minus sign needs `--` before it: near -- -16.7,-179.9).",
+                                 valueName: "LAT,LON"))
     var point: String
     @Option(name: .long, help: "How far back: 90s, 30m, 2h, 1d.")
     var since = "2h"
@@ -41,10 +43,10 @@ struct Near: ParsableCommand {
     var radiusNm = 30.0
     @OptionGroup var database: DatabaseOption
 
+    /// Hemisphere letters as pilots write them (a minus sign reads as an option to the argument parser, so
+    /// `near -16.7,-179.9` was a usage error; found by the relay reviewer).
     var parsedPoint: (Double, Double)? {
-        let parts = point.split(separator: ",")
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 else { return nil }
-        return (lat, lon)
+        PositionText.parse(point).map { ($0.latitude, $0.longitude) }
     }
 
     func validate() throws {

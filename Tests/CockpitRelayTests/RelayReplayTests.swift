@@ -95,3 +95,28 @@ struct RelayDatagramSizeTests {
         #expect(counters["answered"] == .integer(1))
     }
 }
+
+@Suite("Relay: dense reply ages")
+struct RelayDenseAgeTests {
+    /// docs/traffic-packet.md: "An aircraft older than 31.875 s is not listed". An aircraft whose report was dated
+    /// 29 s back was listed 6 s later with the largest age code, 255 (31.875 s), 3 s younger than it was.
+    @Test func anAircraftTooOldToCodeIsLeftOut() throws {
+        var engine = RelayEngine(configuration: RelayConfiguration())
+        let now = RelayReplayTests.utcNow()
+        let old = TestAircraft(identifier: 0x0A0001, key: nil), fresh = TestAircraft(identifier: 0x0A0002, key: nil)
+        #expect(engine.handle(old.datagram(latitude: 47.01, longitude: 8, altitudeFeet: 5_000, dense: true, secondsAgo: 29),
+                              from: RelayReplayTests.source(1), nowSeconds: 0, utc: now).reply != nil)
+        #expect(engine.handle(fresh.datagram(latitude: 47.02, longitude: 8, altitudeFeet: 5_000, dense: true, secondsAgo: 1),
+                              from: RelayReplayTests.source(2), nowSeconds: 0, utc: now).reply != nil)
+        // Six seconds later an aircraft asks (a 52-byte request: room for the two entries unauthenticated).
+        let asker = TestAircraft(identifier: 0x0A0003, key: nil)
+        var request = asker.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: true)
+        request[27] = 4   // four plan points: a 52-byte request
+        request += [UInt8](repeating: 0x80, count: 24)
+        let later = now.adding(seconds: 6)
+        let outcome = engine.handle(request, from: RelayReplayTests.source(3), nowSeconds: 6, utc: later)
+        let reply = try #require(outcome.reply, "\(outcome.dropReason ?? "")")
+        let decoded = try #require(SpecReply(reply))
+        #expect(decoded.aircraft.map(\.identifier) == [0x0A0002], "\(decoded.aircraft.map(\.identifier))")
+    }
+}

@@ -96,6 +96,11 @@ struct TwoRelaysTests {
         #expect(!near.output.contains("0C0C0C"))
         let far = run(RelayBinaries.relay, ["near", "--since", "2h", "--postgres", postgres.url, "--", "-33.9,151.2"])
         #expect(far.output.hasPrefix("no aircraft"))
+        // Hemisphere letters, as pilots write them (a leading minus sign was the only way, and only after `--`).
+        let lettered = run(RelayBinaries.relay, ["near", "46.92N,7.45E", "--since", "2h", "--postgres", postgres.url])
+        #expect(lettered.status == 0 && lettered.output == near.output, "\(lettered.output)")
+        let south = run(RelayBinaries.relay, ["near", "33.9S,151.2E", "--since", "2h", "--postgres", postgres.url])
+        #expect(south.status == 0 && south.output.hasPrefix("no aircraft"), "\(south.output)")
 
         stopRelays()
         let statusB = fileText(outB)

@@ -15,6 +15,8 @@ extension TrafficPacket {
     public static let denseOffsetLimitMeters = 32_767 * denseOffsetStepMeters
     /// Age in 1/8 s steps, u8: 0 … 31.875 s (a relay forgets aircraft after 30 s).
     public static let denseAgeStepSeconds = 0.125
+    /// The largest age a dense entry can code (255 steps); an older aircraft is not listed.
+    public static let denseMaximumAgeSeconds = 255 * denseAgeStepSeconds
     static let denseTrackNotAvailable: UInt8 = 0x01     // entry flag bit 0
     static let denseSpeedNotAvailable: UInt8 = 0xFF
 
