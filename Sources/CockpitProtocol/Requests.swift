@@ -54,7 +54,7 @@ public struct NearestRequest: Sendable, Equatable {
         }
         if let radius = body["radiusNauticalMiles"] {
             guard let nm = radius.doubleValue, nm > 0, nm <= 1_000 else {
-                return .failure(.init(.badRequest, "\"radiusNauticalMiles\" must be 0…1000", id: id))
+                return .failure(.init(.badRequest, "\"radiusNauticalMiles\" must be above 0 and at most 1000", id: id))
             }
             request.radiusNauticalMiles = nm
         }

@@ -64,6 +64,9 @@ func readKeys(path: String) throws -> [(name: String, hex: String)] {
         lines[name] = number + 1
         keys.append((name, hex))
     }
+    // An empty file meant an open relay with "0 device keys" as the only hint (found by the relay reviewer): asking
+    // for keys and getting none is a mistake; an open relay is had by leaving --device-keys out.
+    guard !keys.isEmpty else { throw ValidationError("\(path): no keys in the file (leave --device-keys out for an open relay)") }
     return keys
 }
 

@@ -23,6 +23,8 @@ struct Nearest: ParsableCommand {
 
     func validate() throws {
         guard (1...50).contains(n) else { throw ValidationError("-n must be 1…50") }
+        // Checked here too, so a mistyped radius is a usage error (exit 2), not the daemon's refusal (exit 4).
+        if let radius, !(radius > 0 && radius <= 1_000) { throw ValidationError("--radius must be above 0 and at most 1000 nm") }
         if let at, PositionText.parse(at) == nil {
             throw ValidationError("--at must be LAT,LON in degrees, e.g. 47.46,8.55, -33.95,151.18 or 33.95S,151.18E; not '\(at)'")
         }

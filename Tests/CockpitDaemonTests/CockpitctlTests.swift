@@ -35,6 +35,9 @@ final class CockpitctlPilotTests {
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(file) is not a socket"), "\(result.stderr)")
         #expect(!result.stderr.contains("Is the daemon running?"))
+        // A radius out of range is a usage error (2), caught before the daemon is asked (it was its refusal, exit 4).
+        let radius = runProcess(Binaries.cockpitctl, ["nearest", "--radius", "0", "--socket", socketPath])
+        #expect(radius.status == 2 && radius.stderr.contains("--radius must be above 0"), "\(radius.status) \(radius.stderr)")
         let absent = runProcess(Binaries.cockpitctl, ["status", "--socket", file + ".absent"])
         #expect(absent.status == 3 && absent.stderr.contains("Is the daemon running?"))
     }

@@ -35,6 +35,15 @@ struct RelayKeyFileTests {
         #expect(Self.answered(port: port, key: otherKeyHex, identifier: 0x222222))
     }
 
+    @Test func anEmptyKeyFileIsAnErrorNotAnOpenRelay() {
+        let path = "/tmp/cockpit-relay-empty-\(getpid())"
+        defer { unlink(path) }
+        Self.write(path, "# no keys yet\n\n")
+        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
+        #expect(result.status != 0 && result.status != 137, "\(result.status)")
+        #expect(result.output.contains("no keys in the file"), "\(result.output)")
+    }
+
     @Test func aNameUsedTwiceIsAnError() {
         let path = "/tmp/cockpit-relay-dup-\(getpid())"
         defer { unlink(path) }
