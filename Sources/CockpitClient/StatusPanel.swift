@@ -97,6 +97,7 @@ public enum StatusPanel {
             let pressure = baro["pressureHectopascals"].map(text) ?? "—"
             var line = "CABIN    \(altitude) ft (pressure altitude)  \(pressure) hPa"
             if let difference = baro["cabinMinusGpsFeet"], !difference.isNull { line += "  cabin−GPS \(text(difference)) ft" }
+            if baro["belowSpecifiedRange"]?.boolValue == true { line += "  BELOW THE SENSOR'S 300 hPa (accuracy not specified)" }
             return line
         case "stale":
             return "CABIN    STALE — no barometer sample for \(baro["sampleAgeSeconds"].map(text) ?? "?") s"

@@ -14,4 +14,20 @@ struct ClientTextTests {
         #expect(text.hasPrefix("traffic: off (no traffic-to destination and not listening (traffic-port 0))"), "\(text)")
         #expect(!text.contains("traffic: none"))
     }
+
+    /// A cabin below the BMP280's specified 300 hPa (287.3 hPa: 31,000 ft ISA, NOAA's formula) is used but flagged
+    /// in the status; the panel's CABIN line says so, since that is where the pilot reads the cabin altitude.
+    @Test func theCabinLineFlagsAReadingBelowTheSensorsRange() throws {
+        var engine = Engine()
+        for second in 1...3 {
+            _ = engine.handle(.baro(BaroSample(pressurePascals: 28_727, temperatureCelsius: 20)), at: MonotonicInstant(seconds: Double(second) - 0.5))
+            _ = engine.handle(.tick, at: MonotonicInstant(seconds: Double(second)))
+        }
+        let panel = StatusPanel.render(.object(engine.snapshot.json))
+        let cabin = try #require(panel.split(separator: "\n").first { $0.hasPrefix("CABIN") })
+        #expect(cabin.contains("BELOW THE SENSOR'S 300 hPa"), "\(cabin)")
+        _ = engine.handle(.baro(BaroSample(pressurePascals: 101_325, temperatureCelsius: 20)), at: MonotonicInstant(seconds: 3.5))
+        _ = engine.handle(.tick, at: MonotonicInstant(seconds: 4))
+        #expect(!StatusPanel.render(.object(engine.snapshot.json)).contains("BELOW THE SENSOR"))
+    }
 }

@@ -60,7 +60,11 @@ struct TrafficProximityLogTests {
         // In flight the status, the radar's header and the tablet outputs flag it too.
         #expect(target["proximity"] == .bool(true))
         #expect(status["traffic"]?["proximityAlert"] == .bool(true))
-        #expect(EFBPicture(engine.snapshot).targets.first?.proximate == true)
+        let picture = EFBPicture(engine.snapshot)
+        #expect(picture.targets.first?.proximate == true)
+        // GDL 90's call sign is the same six digits (it was "ABCDE", without the leading zero).
+        #expect(try #require(picture.targets.first).identifier == 0x0ABCDE)
+        #expect(GDL90Cycle.trafficReport(try #require(picture.targets.first), picture: picture)?.callsign == "0ABCDE")
     }
 
     /// Parked (0 kt): the target is shown, but neither logged nor listed as an alert (the board's caution is in

@@ -60,7 +60,7 @@ public enum FLARMNMEA {
         if bearing > 180 { bearing -= 360 }
         let vertical = relative.relativeAltitudeFeet.map { String(Int(UnitConversions.meters(fromFeet: $0).rounded())) } ?? ""
         let distance = Int((relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile).rounded())
-        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 0),\(vertical),\(distance),\(hex6(first.identifier))"
+        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 0),\(vertical),\(distance),\(TrafficIdentifier.text(first.identifier))"
     }
 
     /// `$PFLAA,AlarmLevel,RelativeNorth,RelativeEast,RelativeVertical,IDType,ID,Track,TurnRate,GroundSpeed,ClimbRate,AcftType`;
@@ -73,7 +73,7 @@ public enum FLARMNMEA {
         let track = report.trackTrueDegrees.map { String(Int($0.rounded()) % 360) } ?? ""
         let speed = report.groundSpeedKnots.map { String(Int(UnitConversions.metersPerSecond(fromKnots: $0).rounded())) } ?? ""
         let climb = report.verticalSpeedFeetPerMinute.map { fixed(max(-32.7, min(32.7, $0 * UnitConversions.metersPerFoot / 60)), 1) } ?? ""
-        return "PFLAA,\(EFBPicture.alarmLevel(target)),\(Int(north.rounded())),\(Int(east.rounded())),\(vertical),0,\(hex6(target.identifier)),\(track),,\(speed),\(climb),0"
+        return "PFLAA,\(EFBPicture.alarmLevel(target)),\(Int(north.rounded())),\(Int(east.rounded())),\(vertical),0,\(TrafficIdentifier.text(target.identifier)),\(track),,\(speed),\(climb),0"
     }
 
     // MARK: formatting (no Foundation: fixed-point by hand)
@@ -120,6 +120,4 @@ public enum FLARMNMEA {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(value >> 4)], digits[Int(value & 0x0F)]])
     }
-
-    static func hex6(_ value: UInt32) -> String { TrafficIdentifier.text(value) }
 }

@@ -93,7 +93,7 @@ public enum GDL90Cycle {
         }
         report.horizontalSpeedKnots = source.groundSpeedKnots
         report.verticalSpeedFeetPerMinute = source.verticalSpeedFeetPerMinute
-        report.callsign = String(target.identifier, radix: 16, uppercase: true)
+        report.callsign = TrafficIdentifier.text(target.identifier)   // six digits, as on the radar and in the log
         report.emergencyCode = source.flags.contains(.emergency) ? 1 : 0
         return report
     }
