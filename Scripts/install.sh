@@ -18,7 +18,7 @@ for argument in "$@"; do
   esac
 done
 if [ "$build" = yes ]; then
-  swift build -c release --static-swift-stdlib --scratch-path .build-release-static
+  bash Scripts/release-build.sh --scratch-path .build-release-static
   BIN_DIR=${BIN_DIR:-.build-release-static/release}
 else
   BIN_DIR=${BIN_DIR:-.build/release}

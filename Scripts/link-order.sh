@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 root=$PWD
 command -v valgrind > /dev/null || { echo "link-order: valgrind is not installed (apt install valgrind)" >&2; exit 1; }
 scratch=.build-release-static
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product cockpitd
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The shipped build, with the linker's map: which input section each function is in.
+bash Scripts/release-build.sh --scratch-path "$scratch" --product cockpitd -Xlinker -Map="$work/link.map"
 # valgrind 3.19 cannot read the Swift 6.3 debug info; the symbol table is all callgrind needs.
 strip --strip-debug -o "$work/cockpitd" "$scratch/release/cockpitd"
 mkdir -p "$work/home/cache"
@@ -54,8 +55,25 @@ def executed(path):
                 names[m.group(1)] = m.group(2)
             seen.add(names.get(m.group(1)))
     return {name for name in seen if name in code}
-idle = executed(work + "/idle.cg")
-flight = executed(work + "/replay.cg") - idle
+# The linker moves whole input sections. A function that shares a large section with others (the prebuilt standard
+# library, FoundationEssentials and C objects have one .text each) would drag all of them into the ordered front and
+# spread the functions that are listed; such functions are left where the linker puts them.
+# Local helpers share names across files (objectdestroyTm, block_copy_helper, …): the linker moves every section that
+# defines the name, so a name is listed only when every one of them is small.
+section_functions, section_size, current, owners = {}, {}, None, {}
+for line in open(work + "/link.map", errors="replace"):
+    f = line.split()
+    if len(f) >= 5 and ":(" in f[-1]:
+        current = f[-1]
+        section_size[current] = int(f[2], 16)
+        section_functions[current] = 0
+    elif len(f) == 5 and current is not None and f[3] == "1" and not f[4].startswith("."):
+        section_functions[current] += 1
+        owners.setdefault(f[4], set()).add(current)
+def movable(name):
+    return all(section_functions[s] <= 1 or section_size[s] <= 4096 for s in owners.get(name, ()))
+idle = {name for name in executed(work + "/idle.cg") if movable(name)}
+flight = {name for name in executed(work + "/replay.cg") if movable(name)} - idle
 with open(out, "w") as f:
     f.write(f"# Symbol-ordering file for the daemon's release link, made by Scripts/link-order.sh on {commit}:\n")
     f.write(f"# {len(idle)} functions run at start-up and idle, then {len(flight)} more that a replay runs.\n")
@@ -65,4 +83,4 @@ print(f"link-order: {len(idle)} start-up and idle functions, {len(flight)} more 
 EOF
 # The ordering file is not a build input SwiftPM tracks: link again so the binary follows the new order.
 rm -f "$scratch/release/cockpitd"
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product cockpitd
+bash Scripts/release-build.sh --scratch-path "$scratch" --product cockpitd

@@ -36,9 +36,8 @@ if grep -Eq '\.executable\(name: *"cockpit-relay"' Package.swift; then relay=yes
 
 if [ "$build" = yes ]; then
   for product in "${products[@]}"; do
-    # -z now: full RELRO (lintian's hardening-no-bindnow); it only changes the link step.
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" \
-      -Xlinker -z -Xlinker now 2>&1 | tail -n 1
+    # The shipped build's flags (-z now among them: lintian's hardening-no-bindnow) live in release-build.sh.
+    bash Scripts/release-build.sh --scratch-path "$scratch" --product "$product" 2>&1 | tail -n 1
   done
 fi
 

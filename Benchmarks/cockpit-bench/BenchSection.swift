@@ -72,10 +72,13 @@ enum Bench {
 
     /// The static-stdlib release build when it has been built (`Scripts/install.sh` builds it in .build-release-static),
     /// else the binary next to this benchmark (dynamic Swift runtime: larger RSS, shared libraries mapped).
-    /// `COCKPIT_BENCH_DAEMON=this` measures the binary next to this benchmark even when the static build exists.
+    /// `COCKPIT_BENCH_DAEMON=this` measures the binary next to this benchmark even when the static build exists;
+    /// `COCKPIT_BENCH_DAEMON=/path/to/cockpitd` another build (a link or compiler option tried by hand).
     static var shippedDaemon: (path: String, label: String) {
-        if let choice = getenv("COCKPIT_BENCH_DAEMON"), String(cString: choice) == "this" {
-            return (binaries + "/cockpitd", "this build (dynamic Swift runtime)")
+        if let choice = getenv("COCKPIT_BENCH_DAEMON").map({ String(cString: $0) }) {
+            if choice == "this" { return (binaries + "/cockpitd", "this build (dynamic Swift runtime)") }
+            // Another build of the daemon to compare (a link or compiler option tried by hand).
+            if choice.hasPrefix("/") { return (choice, "the daemon at \(choice)") }
         }
         let staticBuild = root + "/.build-release-static/release/cockpitd"
         return access(staticBuild, X_OK) == 0 ? (staticBuild, "static-stdlib build") : (binaries + "/cockpitd", "this build (dynamic Swift runtime)")
