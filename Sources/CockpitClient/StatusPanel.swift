@@ -84,8 +84,13 @@ public enum StatusPanel {
         let track = gps["trackTrueDegrees"].map(text) ?? "—"
         let sats = gps["satellitesUsed"].map(text) ?? "—"
         let age = gps["fixAgeSeconds"].map(text) ?? "—"
-        let flag = state == "stale" ? "STALE " : ""
-        return "GPS      \(flag)\(gps["mode"]?.stringValue ?? "?") \(lat) \(lon)  \(altitude)  GS \(speed) kt  TRK \(track)°T  sats \(sats)  age \(age) s"
+        // A dead-reckoned, time-only or simulated report is not a measured position: say so before anything else.
+        let notMeasured = gps["positionMeasured"]?.boolValue == false
+            ? "NOT MEASURED (\(gps["receiverStatus"]?.stringValue ?? "?")) " : ""
+        let flag = (state == "stale" ? "STALE " : "") + notMeasured
+        // With a fix shown, a lost gpsd connection was only in the JSON (connected: false); the line says so too.
+        let lost = connected == false ? "  gpsd DISCONNECTED" : ""
+        return "GPS      \(flag)\(gps["mode"]?.stringValue ?? "?") \(lat) \(lon)  \(altitude)  GS \(speed) kt  TRK \(track)°T  sats \(sats)  age \(age) s\(lost)"
     }
 
     static func cabinLine(_ baro: JSONValue?) -> String {

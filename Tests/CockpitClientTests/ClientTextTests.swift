@@ -30,4 +30,21 @@ struct ClientTextTests {
         _ = engine.handle(.tick, at: MonotonicInstant(seconds: 4))
         #expect(!StatusPanel.render(.object(engine.snapshot.json)).contains("BELOW THE SENSOR"))
     }
+
+    /// gpsd lost after a fix (a bench review): the GPS line showed the fix and its age, and only the JSON said
+    /// `connected: false`, while Hardware/gps.md promised "gpsd DISCONNECTED" on the panel.
+    @Test func theGPSLineSaysGpsdIsDisconnectedEvenWithAFixShown() throws {
+        var engine = Engine()
+        _ = engine.handle(.gpsSource(.connected(endpoint: "127.0.0.1:2947")), at: MonotonicInstant(seconds: 0))
+        let fix = GPSFix(utc: UTCInstant(year: 2024, month: 6, day: 15, hour: 10), mode: .threeDimensional,
+                         latitudeDegrees: 47.0, longitudeDegrees: 8.0, altitudeMSLMeters: 500)
+        _ = engine.handle(.gps(.fix(fix)), at: MonotonicInstant(seconds: 1))
+        func gpsLine() throws -> Substring {
+            try #require(StatusPanel.render(.object(engine.snapshot.json)).split(separator: "\n").first { $0.hasPrefix("GPS") })
+        }
+        #expect(try !gpsLine().contains("DISCONNECTED"))
+        _ = engine.handle(.gpsSource(.disconnected(reason: "read failed")), at: MonotonicInstant(seconds: 2))
+        let line = try gpsLine()
+        #expect(line.contains("3D") && line.hasSuffix("gpsd DISCONNECTED"), "\(line)")
+    }
 }

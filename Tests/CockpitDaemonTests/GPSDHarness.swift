@@ -8,21 +8,27 @@ import CockpitDevices
 let nextTestPort = Mutex<UInt16>(UInt16(21_000 + Int(getpid() % 900) * 40))
 
 /// Debian's real gpsd, reading NMEA from a UDP port on loopback (installed by Scripts/setup.sh).
+/// `receivers` UDP feeds make that many devices in one gpsd (gpsd names each `udp://127.0.0.1:PORT`).
 final class RealGPSD {
-    let udpPort: UInt16
+    let udpPorts: [UInt16]
+    var udpPort: UInt16 { udpPorts[0] }
     let gpsdPort: UInt16
     private(set) var pid: pid_t = 0
     private let sender: Int32
 
-    init() {
+    init(receivers: Int = 1) {
+        precondition((1...3).contains(receivers))
         let base = nextTestPort.withLock { port -> UInt16 in
-            defer { port += 2 }
+            defer { port += UInt16(receivers + 1) }
             return port
         }
-        udpPort = base
-        gpsdPort = base + 1
+        udpPorts = (0..<receivers).map { base + UInt16($0) }
+        gpsdPort = base + UInt16(receivers)
         sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
+
+    /// gpsd's name for receiver `index`.
+    func deviceName(_ index: Int) -> String { "udp://127.0.0.1:\(udpPorts[index])" }
 
     deinit {
         stop()
@@ -34,8 +40,8 @@ final class RealGPSD {
     /// Starts gpsd and returns when it accepts connections (polled every 5 ms): that instant, or nil after 5 s.
     @discardableResult
     func start() -> MonotonicInstant? {
-        pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", controlSocketPath,
-                                              "udp://127.0.0.1:\(udpPort)"])
+        pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", controlSocketPath]
+                                             + udpPorts.indices.map(deviceName))
         for _ in 0..<1_000 {
             if Self.accepts(port: gpsdPort) { return MonotonicClock.now() }
             usleep(5_000)
@@ -54,10 +60,10 @@ final class RealGPSD {
 
     private var controlSocketPath: String { "/tmp/cockpitd-test-gpsd-\(gpsdPort).sock" }
 
-    func send(_ sentence: String) {
+    func send(_ sentence: String, receiver: Int = 0) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = udpPort.bigEndian
+        address.sin_port = udpPorts[receiver].bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let bytes = Array((sentence + "\r\n").utf8)
         _ = withUnsafePointer(to: &address) { pointer in

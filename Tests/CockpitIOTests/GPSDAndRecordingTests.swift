@@ -33,7 +33,19 @@ struct GPSDReportDecoderTests {
 
     @Test func skyGivesSatelliteCounts() {
         let line = #"{"class":"SKY","device":"/dev/ttyACM0","nSat":3,"uSat":2,"satellites":[{"PRN":5,"el":40.0,"az":83.0,"ss":30.0,"used":true},{"PRN":7,"el":20.0,"az":150.0,"ss":25.0,"used":true},{"PRN":9,"el":10.0,"az":250.0,"ss":12.0,"used":false}]}"#
-        #expect(decoder.decode(line) == .satellites(SatelliteCounts(used: 2, visible: 3)))
+        #expect(decoder.decode(line) == .satellites(SatelliteCounts(used: 2, visible: 3, device: "/dev/ttyACM0")))
+    }
+
+    @Test func receiverStatusAndDeviceAreDecoded() {
+        // What gpsd 3.22 sends for GGA fix quality 6 with RMC mode indicator E (an estimated, dead-reckoned fix):
+        // "status":5, which gpsd_json(5) defines as "DR fix". The device names the receiver (a UDP feed here).
+        let line = #"{"class":"TPV","device":"udp://127.0.0.1:29493","status":5,"mode":3,"time":"2024-04-03T12:00:01.000Z","lat":47.0,"lon":8.03,"altHAE":1548.5,"altMSL":1500.0,"alt":1500.0,"track":0.0,"speed":51.444}"#
+        guard case .fix(let fix) = decoder.decode(line) else { Issue.record("not a fix"); return }
+        #expect(fix.receiverStatus == .deadReckoning)
+        #expect(fix.receiverStatus?.measuresPosition == false)
+        #expect(fix.device == "udp://127.0.0.1:29493")
+        guard case .fix(let plain) = decoder.decode(#"{"class":"TPV","mode":3,"status":2,"lat":47.0,"lon":8.0}"#) else { return }
+        #expect(plain.receiverStatus == .dgps && plain.device == nil)
     }
 
     @Test(arguments: ["garbage", "{\"class\":\"TPV\",\"mode\":", "[1,2]", "{\"lat\":1}", "", String(repeating: "x", count: 1_000_000)])

@@ -32,9 +32,10 @@ public struct Engine: Sendable {
         if case .terrain = event {} else { revision += 1 }   // terrain alone changes nothing a reader sees
         switch event {
         case .gps(let report):
-            gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            // A fix the GPS state refused as implausible (counted there) reaches nothing else.
-            if case .fix(let fix) = report, fix.hasValidPosition, PlausibleRange.problem(with: fix) == nil {
+            // Only a measured position the GPS state took (plausible, from the receiver in use, not older than the
+            // last, not the same epoch again unchanged) reaches anything else; the rest is counted there.
+            let used = gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+            if used, case .fix(let fix) = report {
                 let nearest = airfields.last?.nearest.first
                 let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
                 terrain = nil

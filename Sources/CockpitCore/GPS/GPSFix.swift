@@ -16,6 +16,45 @@ public enum GPSFixMode: Int, Sendable, Equatable {
     public var hasPosition: Bool { self == .twoDimensional || self == .threeDimensional }
 }
 
+/// What the receiver says its fix is made of (gpsd TPV `status`, from the NMEA quality and mode indicators). Only the
+/// ones with satellites in them measure where the aircraft is; dead reckoning, a surveyed time-only position and a
+/// simulator are not measurements and never refresh the position (GPSState).
+public enum GPSReceiverStatus: Int, Sendable, Equatable {
+    case unknown = 0
+    case gps = 1
+    case dgps = 2
+    case rtkFixed = 3
+    case rtkFloat = 4
+    case deadReckoning = 5
+    case gnssDeadReckoning = 6
+    case timeOnly = 7
+    case simulated = 8
+    case precisePositioning = 9
+
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .gps: "GPS"
+        case .dgps: "DGPS"
+        case .rtkFixed: "RTK fixed"
+        case .rtkFloat: "RTK float"
+        case .deadReckoning: "dead reckoning"
+        case .gnssDeadReckoning: "GNSS + dead reckoning"
+        case .timeOnly: "time only"
+        case .simulated: "simulated"
+        case .precisePositioning: "P(Y)"
+        }
+    }
+
+    /// False for a position the receiver estimated, was given, or made up.
+    public var measuresPosition: Bool {
+        switch self {
+        case .deadReckoning, .timeOnly, .simulated: false
+        default: true
+        }
+    }
+}
+
 /// One position/velocity/time report, in gpsd's own units (metres, m/s, degrees true).
 /// A field that the receiver did not report is nil — never zero.
 public struct GPSFix: Sendable, Equatable {
@@ -37,6 +76,10 @@ public struct GPSFix: Sendable, Equatable {
     /// True when `altitudeMSLMeters` was not reported but worked out as the ellipsoid height minus the EGM96 geoid
     /// undulation under the fix (`--geoid`), for a source that gives only the ellipsoid height (IGC files).
     public var altitudeMSLFromGeoidModel = false
+    /// gpsd's `status` when the report carried one (nil: not reported, as from an IGC file).
+    public var receiverStatus: GPSReceiverStatus?
+    /// The receiver that produced the report (gpsd's `device`, e.g. /dev/ttyACM0); nil when not reported.
+    public var device: String?
 
     public init(utc: UTCInstant? = nil, mode: GPSFixMode, latitudeDegrees: Double? = nil, longitudeDegrees: Double? = nil,
                 altitudeMSLMeters: Double? = nil, altitudeHAEMeters: Double? = nil,
@@ -78,7 +121,9 @@ public struct GPSFix: Sendable, Equatable {
 public struct SatelliteCounts: Sendable, Equatable {
     public var used: Int
     public var visible: Int
-    public init(used: Int, visible: Int) { self.used = used; self.visible = visible }
+    /// The receiver that produced the report (gpsd's `device`); nil when not reported.
+    public var device: String?
+    public init(used: Int, visible: Int, device: String? = nil) { self.used = used; self.visible = visible; self.device = device }
 }
 
 /// What the GPS source delivers to the core, already decoded from its raw form.

@@ -37,6 +37,16 @@ extension StatusSnapshot {
             "reports": .integer(Int64(gps.reports)),
             "malformedReports": .integer(Int64(gps.malformedReports)),
             "fixes": .integer(Int64(gps.fixes)),
+            "lastMalformedReason": .optional(gps.lastMalformedReason),
+            // What the receiver says the last report was made of (gpsd's status); dead reckoning, time only and
+            // simulated positions are shown here and never used as a fix.
+            "receiverStatus": .optional(gps.lastFix?.receiverStatus?.name),
+            "positionMeasured": .optional(gps.lastFix?.receiverStatus.map(\.measuresPosition)),
+            "notMeasuredFixes": .integer(Int64(gps.notMeasuredFixes)),
+            "device": .optional(gps.device),
+            "otherDeviceReports": .integer(Int64(gps.otherDeviceReports)),
+            "repeatedFixTimes": .integer(Int64(gps.repeatedFixTimes)),
+            "fixTimeStepsBack": .integer(Int64(gps.fixTimeStepsBack)),
         ]
     }
 }

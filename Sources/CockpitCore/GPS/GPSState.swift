@@ -23,6 +23,20 @@ public struct GPSState: Sendable, Equatable {
     public var fixes = 0
     public var lastMalformedReason: String?
 
+    /// The receiver whose positions are in use (gpsd's `device`), once one has reported a position with a name.
+    public var device: String?
+    /// Reports from another receiver through the same gpsd, ignored while the one in use has a fresh position.
+    public var otherDeviceReports = 0
+    var ignoredDevices: Set<String> = []
+    /// Position reports with the same time as the last one (a frozen receiver, or an epoch reported twice).
+    public var repeatedFixTimes = 0
+    /// Position reports older than the last one, not used.
+    public var fixTimeStepsBack = 0
+    var backwardsRun = 0
+    var lastRefusedUTC: UTCInstant?
+    /// Positions the receiver did not measure (dead reckoning, time only, simulated): shown, never used as a fix.
+    public var notMeasuredFixes = 0
+
     /// GPS UTC at a monotonic instant, taken only from reports with a 2D/3D fix.
     public var utcAnchor: (monotonic: MonotonicInstant, utc: UTCInstant)?
 
@@ -50,26 +64,47 @@ public struct GPSState: Sendable, Equatable {
         return anchor.utc.adding(seconds: now.seconds(since: anchor.monotonic))
     }
 
+    /// Applies one decoded report; true when it is a measured position the rest of the core should use.
+    @discardableResult
     mutating func apply(_ report: GPSReport, at now: MonotonicInstant, effects: inout [Effect],
-                        staleAfterSeconds: Double) {
+                        staleAfterSeconds: Double) -> Bool {
         reports += 1
         var report = report
         if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
         case .fix(let fix):
+            guard accepts(device: fix.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             let wasValid = validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid
+            let previous = lastFix
             lastFix = fix
             lastFixAt = now
-            if fix.hasValidPosition {
-                fixes += 1
-                lastPositionFix = fix
-                lastPositionFixAt = now
-                if let utc = fix.utc { utcAnchor = (now, utc) }
-                if !wasValid {
-                    effects.append(.log(LogLine(.notice, "GPS fix acquired (\(fix.mode.name))")))
+            guard fix.hasValidPosition else { return false }
+            if let status = fix.receiverStatus, !status.measuresPosition {
+                notMeasuredFixes += 1
+                if previous?.receiverStatus != status {
+                    effects.append(.log(LogLine(.warning, "GPS receiver reports a \(status.name) position: not used as a fix (the last measured position ages)")))
                 }
+                return false
             }
+            guard usesTime(of: fix, effects: &effects) else { return false }
+            if fix.utc != nil, fix.utc == lastPositionFix?.utc, fix.device == lastPositionFix?.device {
+                // The same epoch again: it refreshes nothing; what it adds (gpsd may report an epoch in two parts) is used.
+                repeatedFixTimes += 1
+                guard fix != lastPositionFix else { return false }
+                lastPositionFix = fix
+                return true
+            }
+            fixes += 1
+            lastPositionFix = fix
+            lastPositionFixAt = now
+            if let name = fix.device { device = name }
+            if let utc = fix.utc { utcAnchor = (now, utc) }
+            if !wasValid {
+                effects.append(.log(LogLine(.notice, "GPS fix acquired (\(fix.mode.name))")))
+            }
+            return true
         case .satellites(let counts):
+            guard accepts(device: counts.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             satellites = counts
         case .ignored:
             break
@@ -78,6 +113,7 @@ public struct GPSState: Sendable, Equatable {
             lastMalformedReason = reason
             effects.append(.log(LogLine(.warning, "malformed GPS report: \(reason)")))
         }
+        return false
     }
 
     mutating func apply(_ event: GPSSourceEvent, at now: MonotonicInstant, effects: inout [Effect]) {

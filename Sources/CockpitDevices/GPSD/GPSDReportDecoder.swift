@@ -73,14 +73,24 @@ public struct GPSDReportDecoder: Sendable {
             guard set & UInt64(MODE_SET) != 0 || set & UInt64(LATLON_SET) != 0 else {
                 return .malformed(reason: "TPV without mode")
             }
-            return .fix(Self.fix(from: data.pointee.fix, set: set))
+            var fix = Self.fix(from: data.pointee.fix, set: set)
+            fix.device = Self.device(data)
+            return .fix(fix)
         }
         guard set & UInt64(SATELLITE_SET) != 0 else { return .malformed(reason: "SKY without satellites") }
         var used = Int(data.pointee.satellites_used)
         var visible = Int(data.pointee.satellites_visible)
         if used < 0 || used > 255 { used = 0 }
         if visible < 0 || visible > 255 { visible = 0 }
-        return .satellites(SatelliteCounts(used: used, visible: visible))
+        return .satellites(SatelliteCounts(used: used, visible: visible, device: Self.device(data)))
+    }
+
+    /// The report's `device` (libgps copies it into `dev.path`, NUL-terminated); nil when it named none.
+    private static func device(_ data: UnsafePointer<gps_data_t>) -> String? {
+        withUnsafeBytes(of: data.pointee.dev.path) { bytes in
+            let length = bytes.firstIndex(of: 0) ?? bytes.count
+            return length == 0 ? nil : String(decoding: bytes[..<length], as: UTF8.self)
+        }
     }
 
     static func fix(from f: gps_fix_t, set: gps_mask_t) -> GPSFix {
@@ -93,7 +103,7 @@ public struct GPSDReportDecoder: Sendable {
         let hasPosition = mode.hasPosition && set & UInt64(LATLON_SET) != 0
         let latitude = hasPosition ? known(f.latitude).flatMap { abs($0) <= 90 ? $0 : nil } : nil
         let longitude = hasPosition ? known(f.longitude).flatMap { abs($0) <= 180 ? $0 : nil } : nil
-        return GPSFix(
+        var fix = GPSFix(
             utc: utc,
             mode: (latitude == nil || longitude == nil) && mode.hasPosition ? .noFix : mode,
             latitudeDegrees: latitude,
@@ -105,5 +115,7 @@ public struct GPSDReportDecoder: Sendable {
             climbMetersPerSecond: known(f.climb),
             horizontalErrorMeters: known(f.eph),
             verticalErrorMeters: known(f.epv))
+        if set & UInt64(STATUS_SET) != 0 { fix.receiverStatus = GPSReceiverStatus(rawValue: Int(f.status)) ?? .unknown }
+        return fix
     }
 }

@@ -37,15 +37,17 @@ public enum NMEAWriter {
         return (degreesText + minutesText, degrees >= 0 ? positive : negative)
     }
 
-    public static func sentences(_ epoch: Epoch) -> [String] {
+    /// RMC and GGA for one epoch. `fixQuality` is GGA's quality indicator (1 GPS, 6 estimated / dead reckoning) and
+    /// `modeIndicator` RMC's (A autonomous, E estimated, S simulator), NMEA 0183 v2.3.
+    public static func sentences(_ epoch: Epoch, fixQuality: Int = 1, modeIndicator: Character = "A") -> [String] {
         let c = epoch.utc.civil
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let time = "\(two(c.hour))\(two(c.minute))\(two(c.second)).00"
         let date = "\(two(c.day))\(two(c.month))\(two(c.year % 100))"
         let (lat, ns) = coordinate(epoch.latitude, width: 2, positive: "N", negative: "S")
         let (lon, ew) = coordinate(epoch.longitude, width: 3, positive: "E", negative: "W")
-        let rmc = "GPRMC,\(time),A,\(lat),\(ns),\(lon),\(ew),\(fixed(epoch.speedKnots, 2)),\(fixed(epoch.trackDegrees, 1)),\(date),,,A"
-        let gga = "GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),1,09,0.9,\(fixed(epoch.altitudeMSLMeters, 1)),M,,M,,"
+        let rmc = "GPRMC,\(time),A,\(lat),\(ns),\(lon),\(ew),\(fixed(epoch.speedKnots, 2)),\(fixed(epoch.trackDegrees, 1)),\(date),,,\(modeIndicator)"
+        let gga = "GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),\(fixQuality),09,0.9,\(fixed(epoch.altitudeMSLMeters, 1)),M,,M,,"
         return [sentence(rmc), sentence(gga)]
     }
 
