@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import CockpitCore
+import CockpitDaemon
 import CockpitIO
 import CockpitDevices
 
@@ -88,3 +89,11 @@ final class RealGPSD {
     }
 }
 
+extension RealGPSD {
+    /// A started live daemon on `socket` reading this gpsd (the caller stops it).
+    func startDaemon(socket: String) throws -> LiveDaemon {
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: quietLogger)
+        try daemon.start()
+        return daemon
+    }
+}

@@ -71,8 +71,7 @@ struct GPSDIntegrationTests {
         let gpsd = RealGPSD()
         gpsd.start()
         let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
-        try daemon.start()
+        let daemon = try gpsd.startDaemon(socket: socket)
         defer { daemon.stop() }
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         gpsd.stop()
@@ -90,8 +89,7 @@ struct GPSDIntegrationTests {
     @Test func gpsdAbsentAtStartIsReportedAndJoinedLater() throws {
         let gpsd = RealGPSD()
         let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
-        try daemon.start()
+        let daemon = try gpsd.startDaemon(socket: socket)
         defer { daemon.stop() }
         #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
         #expect(gpsStatus(socket)?["source"]?["lastDisconnectReason"]?.stringValue?.contains("cannot connect") == true)

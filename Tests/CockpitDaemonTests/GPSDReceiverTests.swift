@@ -18,8 +18,7 @@ struct GPSDReceiverTests {
         let gpsd = RealGPSD(receivers: 2)
         gpsd.start()
         let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
-        try daemon.start()
+        let daemon = try gpsd.startDaemon(socket: socket)
         defer { daemon.stop() }
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let epochs = try Self.epochs()
@@ -48,8 +47,7 @@ struct GPSDReceiverTests {
         let gpsd = RealGPSD()
         gpsd.start()
         let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
-        try daemon.start()
+        let daemon = try gpsd.startDaemon(socket: socket)
         defer { daemon.stop() }
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let epochs = try Self.epochs()

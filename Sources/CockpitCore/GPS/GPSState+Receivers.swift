@@ -37,17 +37,12 @@ extension GPSState {
         let back = lastUTC.seconds(since: utc)
         guard backwardsRun >= 3 else {
             fixTimeStepsBack += 1
-            effects.append(.log(LogLine(.warning, "GPS fix time went back \(Self.duration(back)) (\(utc) after \(lastUTC)): fix not used")))
+            effects.append(.log(LogLine(.warning, "GPS fix time went back \(Durations.hoursMinutesSeconds(back)) (\(utc) after \(lastUTC)): fix not used")))
             return false
         }
-        effects.append(.log(LogLine(.notice, "GPS time stepped back \(Self.duration(back)) and goes on from there: following the receiver")))
+        effects.append(.log(LogLine(.notice, "GPS time stepped back \(Durations.hoursMinutesSeconds(back)) and goes on from there: following the receiver")))
         backwardsRun = 0
         lastRefusedUTC = nil
         return true
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        seconds < 120 ? "\(Int(seconds.rounded())) s" : seconds < 7_200 ? "\(Int((seconds / 60).rounded())) min"
-            : "\(Int((seconds / 3_600).rounded())) h"
     }
 }
