@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
@@ -95,5 +96,13 @@ extension RealGPSD {
         let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: quietLogger)
         try daemon.start()
         return daemon
+    }
+
+    /// A started live daemon on a fresh socket, once its status says it is connected to this gpsd (expected within 5 s).
+    func startConnectedDaemon(sourceLocation: SourceLocation = #_sourceLocation) throws -> (daemon: LiveDaemon, socket: String) {
+        let socket = temporaryPath(".sock")
+        let daemon = try startDaemon(socket: socket)
+        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) }, sourceLocation: sourceLocation)
+        return (daemon, socket)
     }
 }

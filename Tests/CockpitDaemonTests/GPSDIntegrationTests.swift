@@ -70,10 +70,8 @@ struct GPSDIntegrationTests {
     @Test func gpsdKilledAndRestartedIsReconnectedWithinTwoSeconds() throws {
         let gpsd = RealGPSD()
         gpsd.start()
-        let socket = temporaryPath(".sock")
-        let daemon = try gpsd.startDaemon(socket: socket)
+        let (daemon, socket) = try gpsd.startConnectedDaemon()
         defer { daemon.stop() }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         gpsd.stop()
         #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
         #expect(gpsStatus(socket)?["source"]?["lastDisconnectReason"]?.stringValue != nil)

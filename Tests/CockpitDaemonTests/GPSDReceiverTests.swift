@@ -17,10 +17,8 @@ struct GPSDReceiverTests {
     @Test func aSecondReceiverOnTheSameGpsdDoesNotMoveThePosition() throws {
         let gpsd = RealGPSD(receivers: 2)
         gpsd.start()
-        let socket = temporaryPath(".sock")
-        let daemon = try gpsd.startDaemon(socket: socket)
+        let (daemon, socket) = try gpsd.startConnectedDaemon()
         defer { daemon.stop() }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let epochs = try Self.epochs()
         var latitudes: [Double] = []
         for (index, epoch) in epochs.enumerated() {
@@ -46,10 +44,8 @@ struct GPSDReceiverTests {
     @Test func deadReckonedPositionsAreShownAsNotMeasuredAndTheFixGoesStale() throws {
         let gpsd = RealGPSD()
         gpsd.start()
-        let socket = temporaryPath(".sock")
-        let daemon = try gpsd.startDaemon(socket: socket)
+        let (daemon, socket) = try gpsd.startConnectedDaemon()
         defer { daemon.stop() }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let epochs = try Self.epochs()
         for epoch in epochs.prefix(5) {
             for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
