@@ -48,6 +48,33 @@ struct HardeningRegressionTests {
         #expect(summary["gpsFixes"] == .integer(2))
     }
 
+    /// Found in the review of the gpsd path (2026-11-24): a TPV with latitude 91 or longitude 200 counted as "no fix",
+    /// a negative speed became "unknown", and a track of 720°, a zeroed position 0° 0° and mode 4 were used or shown.
+    /// Each is now refused, counted as malformed and logged with its reason, and the good fixes around them still count.
+    @Test func valuesNoReceiverCanReportAreRefusedAndCounted() throws {
+        let path = temporaryPath(".gpspipe")
+        defer { unlink(path) }
+        let good = #"{"class":"TPV","device":"x","mode":3,"time":"2024-04-03T12:00:00.000Z","lat":46.2,"lon":12.8,"altMSL":1000,"speed":10,"track":240}"#
+        let lies = [(#""lat":46.2"#, #""lat":91"#, "implausible latitude 91.0"),
+                    (#""lon":12.8"#, #""lon":200"#, "implausible longitude 200.0"),
+                    (#""speed":10"#, #""speed":-5"#, "implausible ground speed -5.0"),
+                    (#""track":240"#, #""track":720"#, "implausible track 720.0"),
+                    (#""lat":46.2,"lon":12.8"#, #""lat":0.0,"lon":0.0"#, "implausible position 0° 0°"),
+                    (#""mode":3"#, #""mode":4"#, "TPV with unknown mode 4")]
+        var lines = [good]
+        for (index, lie) in lies.enumerated() {
+            lines.append(good.replacingSecond("0\(index + 1)").replacingOccurrences(lie.0, lie.1))
+        }
+        lines.append(good.replacingSecond("09"))
+        writeFile(path, lines.joined(separator: "\n") + "\n")
+        let result = runProcess("/usr/bin/timeout", ["20", Binaries.cockpitd, "replay", path, "--json"])
+        #expect(result.status == 0)
+        let summary = try JSONParser.parse(result.stdout.trimmingNewline())
+        #expect(summary["malformedGpsReports"] == .integer(Int64(lies.count)))
+        #expect(summary["gpsFixes"] == .integer(2))
+        for lie in lies { #expect(result.stderr.contains("malformed GPS report: \(lie.2)"), "\(lie.2)") }
+    }
+
     @Test func anAbsurdTickIntervalInARecordingHeaderIsIgnored() throws {
         let summary = try Self.replay([Self.header.replacingOccurrences("TICK", "1e10"),
                                        Self.fixLine(t: 0, utc: "1712145600"), Self.fixLine(t: 1_000_000_000, utc: "1712145601")])

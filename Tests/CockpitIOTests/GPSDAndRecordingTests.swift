@@ -48,6 +48,26 @@ struct GPSDReportDecoderTests {
         #expect(plain.receiverStatus == .dgps && plain.device == nil)
     }
 
+    /// Values outside what a receiver can report are passed on as reported, for the core to refuse and count
+    /// (PlausibleRange); the decoder used to turn latitude 91 into "no fix" and a negative speed into "unknown".
+    @Test func valuesOutOfRangeArePassedOnAsReportedNotHidden() {
+        let base = #"{"class":"TPV","mode":3,"time":"2024-04-03T12:00:01.000Z","lat":46.2,"lon":12.8,"speed":10.0,"track":240.0}"#
+        func fix(_ from: String, _ to: String) -> GPSFix? {
+            guard case .fix(let fix) = decoder.decode(base.replacing(from, with: to)) else { return nil }
+            return fix
+        }
+        #expect(fix(#""lat":46.2"#, #""lat":91.0"#)?.latitudeDegrees == 91.0)
+        #expect(fix(#""lat":46.2"#, #""lat":91.0"#)?.mode == .threeDimensional)
+        #expect(fix(#""lon":12.8"#, #""lon":-200.5"#)?.longitudeDegrees == -200.5)
+        #expect(fix(#""speed":10.0"#, #""speed":-5.0"#)?.groundSpeedMetersPerSecond == -5.0)
+        #expect(fix(#""track":240.0"#, #""track":720.0"#)?.trackTrueDegrees == 720.0)
+        // gpsd's modes are 0…3 (gps.h: MODE_NOT_SEEN 0 … MODE_3D 3).
+        guard case .malformed(let reason) = decoder.decode(base.replacing(#""mode":3"#, with: #""mode":4"#)) else {
+            Issue.record("mode 4 was not refused"); return
+        }
+        #expect(reason == "TPV with unknown mode 4")
+    }
+
     @Test(arguments: ["garbage", "{\"class\":\"TPV\",\"mode\":", "[1,2]", "{\"lat\":1}", "", String(repeating: "x", count: 1_000_000)])
     func garbageIsMalformed(_ line: String) {
         guard case .malformed = decoder.decode(line) else { Issue.record("accepted \(line.prefix(40))"); return }

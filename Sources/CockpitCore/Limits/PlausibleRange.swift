@@ -12,6 +12,13 @@ public enum PlausibleRange {
     public static let cabinPressureSpecifiedPascals = 30_000.0...110_000.0
     /// Sensor temperature: the BMP280's operating range, −40…+85 °C (datasheet §1).
     public static let cabinTemperatureCelsius = -40.0...85.0
+    /// Latitude and longitude, degrees: the sphere's own limits. A receiver that reports latitude 91 is not somewhere
+    /// past the pole; until 2026-11-24 the gpsd decoder quietly read such a report as "no fix", and nothing counted it.
+    public static let latitudeDegrees = -90.0...90.0
+    public static let longitudeDegrees = -180.0...180.0
+    /// Track over ground, degrees true: a direction, 0…360 (gpsd's TPV `track`: "course over ground, degrees from true
+    /// north").
+    public static let trackTrueDegrees = 0.0...360.0
     /// GNSS altitude (MSL or ellipsoid), metres: from below the Dead Sea shore (−430 m, with the geoid's −106 m) to the
     /// 18,000 m above which receivers stop reporting (the COCOM limit).
     public static let gpsAltitudeMeters = -600.0...18_000.0
@@ -38,9 +45,17 @@ public enum PlausibleRange {
             guard let value, !range.contains(value) else { return nil }
             return "implausible \(name) \(value) (accepted \(range.lowerBound)…\(range.upperBound))"
         }
-        return outside("MSL altitude", fix.altitudeMSLMeters, gpsAltitudeMeters)
+        // Exactly 0° 0° ("Null Island", in the Gulf of Guinea, 570 km from land) is what a receiver or a converter
+        // reports from zeroed memory with a fix flag set; no aircraft is there to the receiver's last digit.
+        if fix.latitudeDegrees == 0, fix.longitudeDegrees == 0 {
+            return "implausible position 0° 0° (a zeroed position reported as a fix)"
+        }
+        return outside("latitude", fix.latitudeDegrees, latitudeDegrees)
+            ?? outside("longitude", fix.longitudeDegrees, longitudeDegrees)
+            ?? outside("MSL altitude", fix.altitudeMSLMeters, gpsAltitudeMeters)
             ?? outside("ellipsoid altitude", fix.altitudeHAEMeters, gpsAltitudeMeters)
             ?? outside("ground speed", fix.groundSpeedMetersPerSecond, groundSpeedMetersPerSecond)
+            ?? outside("track", fix.trackTrueDegrees, trackTrueDegrees)
             ?? outside("vertical speed", fix.climbMetersPerSecond, climbMetersPerSecond)
     }
 }

@@ -73,6 +73,10 @@ public struct GPSDReportDecoder: Sendable {
             guard set & UInt64(MODE_SET) != 0 || set & UInt64(LATLON_SET) != 0 else {
                 return .malformed(reason: "TPV without mode")
             }
+            // gpsd's modes are 0…3 (gps.h MODE_NOT_SEEN…MODE_3D); any other number is not a mode a receiver reports.
+            if set & UInt64(MODE_SET) != 0, GPSFixMode(rawValue: Int(data.pointee.fix.mode)) == nil {
+                return .malformed(reason: "TPV with unknown mode \(data.pointee.fix.mode)")
+            }
             var fix = Self.fix(from: data.pointee.fix, set: set)
             fix.device = Self.device(data)
             return .fix(fix)
@@ -101,8 +105,10 @@ public struct GPSDReportDecoder: Sendable {
             utc = UTCInstant(secondsSinceEpoch: Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1e9)
         }
         let hasPosition = mode.hasPosition && set & UInt64(LATLON_SET) != 0
-        let latitude = hasPosition ? known(f.latitude).flatMap { abs($0) <= 90 ? $0 : nil } : nil
-        let longitude = hasPosition ? known(f.longitude).flatMap { abs($0) <= 180 ? $0 : nil } : nil
+        // Values go on as reported: one out of its range (latitude 91, a negative speed, track 720) is refused by the
+        // core with its reason and counted (PlausibleRange), not quietly turned into "no fix" or "unknown" here.
+        let latitude = hasPosition ? known(f.latitude) : nil
+        let longitude = hasPosition ? known(f.longitude) : nil
         var fix = GPSFix(
             utc: utc,
             mode: (latitude == nil || longitude == nil) && mode.hasPosition ? .noFix : mode,
@@ -110,7 +116,7 @@ public struct GPSDReportDecoder: Sendable {
             longitudeDegrees: longitude,
             altitudeMSLMeters: mode == .threeDimensional ? known(f.altMSL) : nil,
             altitudeHAEMeters: mode == .threeDimensional ? known(f.altHAE) : nil,
-            groundSpeedMetersPerSecond: known(f.speed).flatMap { $0 >= 0 ? $0 : nil },
+            groundSpeedMetersPerSecond: known(f.speed),
             trackTrueDegrees: known(f.track),
             climbMetersPerSecond: known(f.climb),
             horizontalErrorMeters: known(f.eph),
