@@ -55,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CSpawn"),   // posix_spawn_file_actions_addclosefrom_np (a GNU extension of <spawn.h>)
+        .systemLibrary(name: "CSignal"),  // SIGINT/SIGTERM into a pipe from an async-signal-safe C handler (SignalWaiter)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
@@ -71,7 +72,7 @@ let package = Package(
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn",
+                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn", "CSignal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

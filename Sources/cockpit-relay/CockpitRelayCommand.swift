@@ -111,6 +111,9 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        // First, before the event loop: a SIGTERM while the schema is prepared or the socket bound is kept and honoured
+        // once the relay is up, instead of ending it half-started.
+        let signals = SignalWaiter()
         let logger = Logger(label: "cockpit-relay")
         var options = RelayServer.Options()
         (options.host, options.port) = parsedListen!
@@ -159,7 +162,7 @@ struct Serve: ParsableCommand {
                 DispatchQueue.global().async { print("status \(server.statusJSON())"); fflush(nil) }
             }
         }
-        let signal = SignalWaiter().wait()
+        let signal = signals.wait()
         print("status \(server.statusJSON())")
         print("cockpit-relay: signal \(signal), stopping")
         fflush(nil)

@@ -1,27 +1,49 @@
+import CSignal
 import Dispatch
 import Glibc
 import Synchronization
 
-/// Blocks the calling thread until SIGINT or SIGTERM arrives (delivered through Dispatch, so no
-/// code runs in a signal handler).
-/// Unchecked: `sources` is written once in init and only kept alive afterwards.
-public final class SignalWaiter: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
+/// Blocks the calling thread until SIGINT or SIGTERM arrives.
+///
+/// The handler is installed with `sigaction` before `init` returns, and all it does is write the signal's number into
+/// a pipe (C, `CSignal`: async-signal-safe); a thread of its own reads the pipe and wakes `wait()`. So a signal is
+/// never lost, whenever it comes. Until 2026-11-24 this used libdispatch signal sources, which need the signal set to
+/// SIG_IGN first and register their handler later, on Dispatch's manager thread: a SIGTERM in between was discarded,
+/// and a relay started and stopped at once by a test never stopped (found when a full test run hung).
+///
+/// One per process: a newer waiter takes the signals over. A signal that comes before the waiter exists has its
+/// default action (the process ends), so create it early.
+public final class SignalWaiter: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let received = Mutex<Int32>(0)
 
-    /// `onSignal` (optional) runs on a Dispatch queue when a signal arrives, besides waking `wait()`.
+    /// `onSignal` (optional) runs on the waiter's own thread when a signal arrives, besides waking `wait()`.
     public init(onSignal: (@Sendable (Int32) -> Void)? = nil) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                received.withLock { $0 = number }
-                onSignal?(number)
-                semaphore.signal()
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            // No descriptor for a pipe at start-up: leave SIGINT and SIGTERM at their default (the process ends on
+            // either), which is better than a daemon that cannot be stopped.
+            return
+        }
+        let readEnd = ends[0], writeEnd = ends[1]
+        for end in [readEnd, writeEnd] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // not for the children the daemon starts
+        // The handler must never block: a full pipe (65,536 signals unread) drops the byte, not the process.
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        for number in [SIGINT, SIGTERM] { _ = cockpit_signal_forward_to_pipe(number, writeEnd) }
+        BackgroundThread.start(name: "signals") { [self] in
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count == 1 {
+                    received.withLock { $0 = Int32(number) }
+                    onSignal?(Int32(number))
+                    semaphore.signal()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
             }
-            source.resume()
-            sources.append(source)
         }
     }
 
