@@ -28,18 +28,13 @@ struct BaroSourceTests {
         return source
     }
 
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        for _ in 0..<Int(seconds * 100) { if condition() { return true }; usleep(10_000) }
-        return condition()
-    }
-
     @Test func tenPercentReadErrorsAreCountedAndTheRestDelivered() {
         let chip = SimulatedBMP280()
         chip.configure { $0.faults.readErrorRate = 0.1 }
         let collector = Collector()
         let source = run(chip, collector: collector)
         defer { source.stop() }
-        #expect(waitFor(5) { collector.count(Self.isSample) >= 300 })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 300 })
         source.stop()
         usleep(50_000)
         let samples = collector.count(Self.isSample), errors = collector.count(Self.isError)
@@ -57,14 +52,14 @@ struct BaroSourceTests {
         let collector = Collector()
         let source = run(chip, collector: collector)
         defer { source.stop() }
-        #expect(waitFor(5) { collector.count(Self.isSample) >= 10 })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 10 })
         chip.configure { $0.faults.vanished = true }
-        #expect(waitFor(5) { collector.count(Self.isAbsent) >= 1 })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isAbsent) >= 1 })
         let samplesWhileGone = collector.count(Self.isSample)
         usleep(100_000)
         #expect(collector.count(Self.isSample) == samplesWhileGone, "no samples while the sensor is gone")
         chip.configure { $0.faults.vanished = false }
-        #expect(waitFor(5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
     }
 
     /// A supply dip resets the chip to sleep mode (datasheet: ctrl_meas and config 0x00 after power-on, data registers
@@ -76,11 +71,11 @@ struct BaroSourceTests {
         let collector = Collector()
         let source = run(chip, collector: collector)
         defer { source.stop() }
-        #expect(waitFor(5) { collector.count(Self.isSample) >= 10 })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 10 })
         let before = collector.all.count
         chip.configure { $0.brownOut() }
-        #expect(waitFor(5) { collector.count(Self.isPresent) >= 2 })
-        #expect(waitFor(5) {
+        #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 })
+        #expect(waitFor(seconds: 5) {
             collector.all.dropFirst(before).contains { if case .baroADC(519_888, 415_148) = $0 { true } else { false } }
         })
         let after = Array(collector.all.dropFirst(before))
@@ -100,7 +95,7 @@ struct BaroSourceTests {
         usleep(1_200_000)   // several re-probes (0.5 s, 1 s …)
         #expect(collector.count(Self.isAbsent) == 1)
         chip.configure { $0.faults.nackErrno = nil }
-        #expect(waitFor(5) { collector.count(Self.isSample) >= 1 })
+        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 1 })
     }
 
     @Test func theCoreNeverServesAVanishedSensorAsFresh() {

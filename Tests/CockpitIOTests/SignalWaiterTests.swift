@@ -13,8 +13,7 @@ struct SignalWaiterTests {
     static func waitedSignal(_ waiter: SignalWaiter) -> Int32 {
         let woken = Mutex<Int32>(0)
         BackgroundThread.start(name: "test wait") { let got = waiter.wait(); woken.withLock { $0 = got } }
-        var waited = 0
-        while woken.withLock({ $0 }) == 0, waited < 500 { usleep(10_000); waited += 1 }
+        _ = waitFor(seconds: 5) { woken.withLock { $0 } != 0 }
         return woken.withLock { $0 }
     }
 
