@@ -120,6 +120,12 @@ func liveBenchmark() throws {
     }
     let sorted = latencies.microseconds.sorted()
     print("  fix → traffic datagram on the wire (TPV segment from gpsd → UDP report, tcpdump on lo, 10 fixes/s): p50 \(format1(Bench.percentiles(sorted).median)) µs, p99 \(format1(Bench.percentiles(sorted).p99)) µs, max \(format1(sorted.last!)) µs over \(sorted.count) reports (\(latencies.unpaired) unpaired); load \(Bench.loadAverage())")
+    // tcpdump stamps packets with CLOCK_REALTIME; perf's tracepoints (`perf record -k mono`) use CLOCK_MONOTONIC.
+    let monotonicBehindRealtime = clockNanoseconds(CLOCK_REALTIME) - clockNanoseconds(CLOCK_MONOTONIC)
+    let slowest = latencies.pairs.sorted { $0.microseconds > $1.microseconds }.prefix(3)
+    print("  slowest reports (µs, at CLOCK_MONOTONIC s: match with `perf record -a -k mono -e sched:sched_switch …`, docs/performance.md): "
+          + slowest.map { "\(format1($0.microseconds)) at \(secondsText($0.reportNanoseconds - monotonicBehindRealtime))" }
+              .joined(separator: ", "))
     _ = sink.drain()
 }
 
@@ -136,31 +142,41 @@ func referenceBeside(port: UInt16, decodes: Bool, _ phase: () -> Void) -> (perLi
     return (Double(after.nanoseconds - before.nanoseconds) / Double(after.lines - before.lines), after.lines - before.lines, reader.fixes)
 }
 
+/// Now on `clock`, in ns.
+func clockNanoseconds(_ clock: clockid_t) -> Int64 {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+/// Nanoseconds as seconds with 6 decimals, as perf script prints its time stamps.
+func secondsText(_ nanoseconds: Int64) -> String {
+    let micro = String(nanoseconds / 1000 % 1_000_000)
+    return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 6 - micro.count) + micro
+}
+
 /// Issue 18's goal for the daemon's CPU per fix (all threads), in ns.
 let liveGoalNanosecondsPerFix = 40_000.0
 
 /// Each report's latency from the TPV line of the same UTC (the line's last segment) to the datagram, in µs.
 func pairedLatencies(tpv: [(utcMilliseconds: Int64, nanoseconds: Int64)],
-                     reports: [(utcMilliseconds: Int64, nanoseconds: Int64)]) -> (microseconds: [Double], unpaired: Int) {
+                     reports: [(utcMilliseconds: Int64, nanoseconds: Int64)])
+    -> (microseconds: [Double], pairs: [(reportNanoseconds: Int64, microseconds: Double)], unpaired: Int) {
     var lineTime: [Int64: Int64] = [:]
     for line in tpv where lineTime[line.utcMilliseconds] == nil { lineTime[line.utcMilliseconds] = line.nanoseconds }
-    var result: [Double] = []
+    var pairs: [(reportNanoseconds: Int64, microseconds: Double)] = []
     var unpaired = 0
     for report in reports {
         guard let line = lineTime[report.utcMilliseconds], report.nanoseconds >= line else { unpaired += 1; continue }
-        result.append(Double(report.nanoseconds - line) / 1000)
+        pairs.append((report.nanoseconds, Double(report.nanoseconds - line) / 1000))
     }
-    return (result, unpaired)
+    return (pairs.map(\.microseconds), pairs, unpaired)
 }
 
 /// The reference: libgps's gps_unpack of one TPV line, as the daemon's decoder calls it (median of 5 × 20,000), in
 /// this thread's CPU time — comparable with the daemon's run time, and not inflated by preemption on a loaded machine.
 func decodeNanosecondsPerLine() -> Double {
-    func cpuNow() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    func cpuNow() -> Int64 { clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) }
     let line = #"{"class":"TPV","device":"udp://127.0.0.1:29710","mode":3,"time":"2024-07-15T12:00:01.000Z","ept":0.005,"lat":46.209683333,"lon":12.828316667,"altHAE":1088.5472,"altMSL":1045.0000,"alt":1045.0000,"track":242.7000,"magtrack":246.2372,"magvar":3.5,"speed":10.083,"climb":-1.000,"geoidSep":43.547,"eph":19.000}"#
     let decoder = GPSDReportDecoder()
     var runs: [Double] = []
