@@ -57,6 +57,7 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),   // posix_spawn_file_actions_addclosefrom_np (a GNU extension of <spawn.h>)
         .systemLibrary(name: "CSignal"),  // SIGINT/SIGTERM into a pipe from an async-signal-safe C handler (SignalWaiter)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
+        .systemLibrary(name: "CMalloc"),  // <malloc.h>: mallopt, for the daemon's idle memory
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
         .target(
@@ -112,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "cockpitd",
             dependencies: [
-                "CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitClient",
+                "CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitClient", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
