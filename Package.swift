@@ -182,7 +182,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CockpitDaemonTests",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
+                           .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -12,7 +12,8 @@ public import CockpitIO
 /// by `gps_unpack`, exactly as in replay, with no thread hand-off per line (see docs/performance.md: the hand-off and
 /// the second thread's wake-ups were most of the live CPU per fix). When gpsd is absent, dies or restarts, the source
 /// reconnects: every 100 ms to a gpsd on this machine (a refused loopback connect costs microseconds, and a fix must
-/// be back within 2 s of gpsd accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host.
+/// be back within 2 s of gpsd accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host
+/// (`GPSDReconnectDelay`).
 public final class GPSDSource: Sendable {
     public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         public var host: String
@@ -52,14 +53,19 @@ public final class GPSDSource: Sendable {
     public static let localRetrySeconds = 0.1
 
     public let endpoint: Endpoint
+    /// Retry as to a gpsd on this machine (no backoff); `endpoint.isLocal` unless a test says otherwise.
+    private let retriesAsLocal: Bool
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
     private let stopped = Atomic<Bool>(false)
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// `deliver` is called on `loop` only, in arrival order: connection events and every report line.
-    public init(endpoint: Endpoint, loop: any EventLoop, deliver: @escaping @Sendable (TimedInput) -> Void) {
+    /// `retriesAsLocal` overrides `endpoint.isLocal` (tests of the remote backoff against a loopback server).
+    public init(endpoint: Endpoint, loop: any EventLoop, retriesAsLocal: Bool? = nil,
+                deliver: @escaping @Sendable (TimedInput) -> Void) {
         self.endpoint = endpoint
+        self.retriesAsLocal = retriesAsLocal ?? endpoint.isLocal
         self.loop = loop
         self.deliver = deliver
     }
@@ -85,10 +91,7 @@ public final class GPSDSource: Sendable {
     private func run() {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         defer { data.deallocate() }
-        let local = endpoint.isLocal
-        let firstBackoff = local ? Self.localRetrySeconds : Self.initialBackoffSeconds
-        let longestBackoff = local ? Self.localRetrySeconds : Self.maximumBackoffSeconds
-        var backoff = firstBackoff
+        var delay = GPSDReconnectDelay(local: retriesAsLocal)
         var reportedDisconnected = false
         while !isStopped {
             memset(data, 0, MemoryLayout<gps_data_t>.size)
@@ -98,14 +101,13 @@ public final class GPSDSource: Sendable {
                     submit(.disconnected(reason: "cannot connect to gpsd at \(endpoint): \(Self.errorText(opened))"))
                     reportedDisconnected = true
                 }
-                sleep(seconds: backoff)
-                backoff = min(backoff * 2, longestBackoff)
+                sleep(seconds: delay.afterFailedAttempt())
                 continue
             }
             _ = fcntl(data.pointee.gps_fd, F_SETFD, FD_CLOEXEC)   // libgps opens it without; a child must not keep it
             if gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) != 0 {
                 gps_close(data)
-                sleep(seconds: backoff)
+                sleep(seconds: delay.afterFailedAttempt())
                 continue
             }
             // The loop reads a duplicate of libgps's socket; libgps's own handle (and its buffers) goes now.
@@ -115,16 +117,16 @@ public final class GPSDSource: Sendable {
                 if fd >= 0 { close(fd) }
                 submit(.disconnected(reason: "cannot take gpsd's socket: \(String(cString: strerror(errno)))"))
                 reportedDisconnected = true
-                sleep(seconds: backoff)
+                sleep(seconds: delay.afterFailedAttempt())
                 continue
             }
             submit(.connected(endpoint: endpoint.description))
             reportedDisconnected = false
-            backoff = firstBackoff
+            let connected = MonotonicClock.now()
             readReports(fd)   // the handler reports the disconnect, in order after the last line
             if isStopped { break }
             reportedDisconnected = true
-            sleep(seconds: backoff)
+            sleep(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
         }
     }
 
