@@ -114,11 +114,11 @@ func liveBenchmark() throws {
     let (tpv, reports) = capture.tpvLinesAndReports()
     unlink(capture.path)
     let latencies = pairedLatencies(tpv: tpv, reports: reports)
-    guard !latencies.microseconds.isEmpty else {
+    guard !latencies.pairs.isEmpty else {
         print("  fix → traffic datagram on the wire: no report paired (\(reports.count) datagrams captured, \(sent) sent, \(tpv.count) TPV lines)")
         return
     }
-    let sorted = latencies.microseconds.sorted()
+    let sorted = latencies.pairs.map(\.microseconds).sorted()
     print("  fix → traffic datagram on the wire (TPV segment from gpsd → UDP report, tcpdump on lo, 10 fixes/s): p50 \(format1(Bench.percentiles(sorted).median)) µs, p99 \(format1(Bench.percentiles(sorted).p99)) µs, max \(format1(sorted.last!)) µs over \(sorted.count) reports (\(latencies.unpaired) unpaired); load \(Bench.loadAverage())")
     // tcpdump stamps packets with CLOCK_REALTIME; perf's tracepoints (`perf record -k mono`) use CLOCK_MONOTONIC.
     let monotonicBehindRealtime = clockNanoseconds(CLOCK_REALTIME) - clockNanoseconds(CLOCK_MONOTONIC)
@@ -158,10 +158,11 @@ func secondsText(_ nanoseconds: Int64) -> String {
 /// Issue 18's goal for the daemon's CPU per fix (all threads), in ns.
 let liveGoalNanosecondsPerFix = 40_000.0
 
-/// Each report's latency from the TPV line of the same UTC (the line's last segment) to the datagram, in µs.
+/// Each report's capture time (ns) and latency from the TPV line of the same UTC (the line's last segment) to the
+/// datagram (µs).
 func pairedLatencies(tpv: [(utcMilliseconds: Int64, nanoseconds: Int64)],
                      reports: [(utcMilliseconds: Int64, nanoseconds: Int64)])
-    -> (microseconds: [Double], pairs: [(reportNanoseconds: Int64, microseconds: Double)], unpaired: Int) {
+    -> (pairs: [(reportNanoseconds: Int64, microseconds: Double)], unpaired: Int) {
     var lineTime: [Int64: Int64] = [:]
     for line in tpv where lineTime[line.utcMilliseconds] == nil { lineTime[line.utcMilliseconds] = line.nanoseconds }
     var pairs: [(reportNanoseconds: Int64, microseconds: Double)] = []
@@ -170,7 +171,7 @@ func pairedLatencies(tpv: [(utcMilliseconds: Int64, nanoseconds: Int64)],
         guard let line = lineTime[report.utcMilliseconds], report.nanoseconds >= line else { unpaired += 1; continue }
         pairs.append((report.nanoseconds, Double(report.nanoseconds - line) / 1000))
     }
-    return (pairs.map(\.microseconds), pairs, unpaired)
+    return (pairs, unpaired)
 }
 
 /// The reference: libgps's gps_unpack of one TPV line, as the daemon's decoder calls it (median of 5 × 20,000), in

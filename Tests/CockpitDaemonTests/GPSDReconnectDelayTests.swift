@@ -67,18 +67,7 @@ final class AcceptAndCloseServer: Sendable {
     private let finished = Atomic<Bool>(false)
 
     init() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        listen(fd, 16)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            getsockname(fd, $0, &length) } }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = loopbackTCPListener(backlog: 16)
         BackgroundThread.start(name: "accept-and-close") { [self] in
             defer { finished.store(true, ordering: .releasing) }
             while !stopped.load(ordering: .relaxed) {

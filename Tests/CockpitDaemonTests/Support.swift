@@ -130,6 +130,22 @@ let quietLogger: Logger = {
     return logger
 }()
 
+/// A TCP socket listening on 127.0.0.1 at a port the kernel chose (close-on-exec), and that port: for the fake gpsd
+/// servers of the tests.
+func loopbackTCPListener(backlog: Int32) -> (descriptor: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    listen(fd, backlog)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(fd, $0, &length) } }
+    return (fd, UInt16(bigEndian: address.sin_port))
+}
+
 func temporaryPath(_ suffix: String) -> String {
     "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
 }
