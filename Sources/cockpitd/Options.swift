@@ -28,6 +28,7 @@ enum SettingsCommandLine {
     static func run(_ arguments: [String]) throws(Failure) -> Settings {
         var settings = Settings(mode: .run)
         if let path = configPath(in: arguments) {
+            settings[ConfigSettings.self].loadedPath = path
             let bytes: [UInt8]
             do { bytes = try LineReader.readAll(path: path, limitBytes: 1 << 20) } catch {
                 throw .file("cannot read configuration \(path): \(error)")
@@ -62,6 +63,7 @@ enum SettingsCommandLine {
             guard positional.count == 1 else {
                 throw SettingsBuilder.Problem(positional.isEmpty ? "missing the file to replay" : "one file at a time, not \(positional.joined(separator: " "))")
             }
+            settings[ReplaySettings.self].inputPath = positional[0]
             try SettingsBuilder.validate(settings)
             return (positional[0], settings)
         } catch {

@@ -34,6 +34,8 @@ public struct AirfieldSettings: SettingsGroup {
               show: { SettingValue.yesNo($0.aircraft.hardSurfaceRequired) }),
     ]
 
+    public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.reads("airfields", file: resolvedPath) }
+
     public func validate(mode: RunMode) throws(SettingError) {
         if let path, path != "none", access(path, R_OK) != 0 { throw SettingError("--airfields \(path): cannot read the file") }
     }

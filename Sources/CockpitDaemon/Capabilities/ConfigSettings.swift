@@ -5,6 +5,8 @@ public struct ConfigSettings: SettingsGroup {
     /// nil: the default file when it exists; "none": no file.
     public var path: String?
     public var check = false
+    /// The file the settings were actually read from (the default one too; set by `cockpitd run`), for `claims`.
+    public var loadedPath: String?
     public var debugAllowStall = false
 
     public init(mode: RunMode) {}
@@ -20,4 +22,6 @@ public struct ConfigSettings: SettingsGroup {
               help: "Test hook for the watchdog: SIGUSR2 wedges the event loop for 10 s. Never in the aircraft.",
               set: { $0.debugAllowStall = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.debugAllowStall) }),
     ]
+
+    public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.reads("config", file: loadedPath) }
 }

@@ -23,6 +23,9 @@ public struct ControlSettings: SettingsGroup {
 
     /// A socket in a missing directory stopped the daemon at start. The default's directory is the unit's
     /// RuntimeDirectory, which systemd creates at start, so it is not checked.
+    /// The socket file is created at start and removed at stop.
+    public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.writes("socket", file: socketPath) }
+
     public func validate(mode: RunMode) throws(SettingError) {
         if socketPath != Self.defaultSocket, !SettingPath.parentExists(socketPath) {
             throw SettingError("socket \(socketPath): the directory \(SettingPath.parent(socketPath)) does not exist")

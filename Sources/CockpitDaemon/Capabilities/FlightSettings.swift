@@ -29,6 +29,11 @@ public struct FlightSettings: SettingsGroup {
     ]
 
     /// A missing terrain directory or geoid file was mentioned nowhere: height above ground and MSL quietly stayed off.
+    public func claims(mode: RunMode) -> [ResourceClaim] {
+        ResourceClaim.reads("geoid", file: geoidPath)
+            + (terrainDirectory.map { [ResourceClaim(option: "terrain", resource: .directory($0), use: .reads)] } ?? [])
+    }
+
     public func degradedFeatures(mode: RunMode) -> [String] {
         var problems: [String] = []
         if let terrainDirectory, !SettingPath.isDirectory(terrainDirectory) {

@@ -72,6 +72,10 @@ public struct GDL90Settings: SettingsGroup {
                   return String(repeating: "0", count: 6 - text.count) + text } ?? "none" }),
     ]
 
+    public func claims(mode: RunMode) -> [ResourceClaim] {
+        ResourceClaim.reads("gdl90-leases", file: leasesFile) + ResourceClaim.listens("gdl90-discovery-port", udpPort: discoveryPort)
+    }
+
     public func validate(mode: RunMode) throws(SettingError) {
         if let discoveryPort, destinations.contains(where: { $0.port == discoveryPort && ($0.host == "127.0.0.1" || $0.host == "localhost") }) {
             throw SettingError("--gdl90-to must not send to the discovery port \(discoveryPort) on this machine")

@@ -15,6 +15,9 @@ public struct RecordingSettings: SettingsGroup {
               set: { $0.limitMebibytes = try SettingValue.integer($1, 1...1_048_576) }, show: { String($0.limitMebibytes) }),
     ]
 
+    /// The file is truncated when the recording starts.
+    public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.writes("record", file: path) }
+
     /// A missing directory stopped the daemon at start ("cannot record"), after `--check-config` had said OK.
     public func validate(mode: RunMode) throws(SettingError) {
         if let path, !SettingPath.parentExists(path) {

@@ -4,6 +4,8 @@ public struct ReplaySettings: SettingsGroup {
     /// Multiple of real time; infinity runs as fast as possible.
     public var speed = Double.infinity
     public var json = false
+    /// The file being replayed (the command's argument, set by `cockpitd replay`), for `claims`.
+    public var inputPath: String?
 
     public init(mode: RunMode) {}
 
@@ -20,4 +22,7 @@ public struct ReplaySettings: SettingsGroup {
         .init("json", .flag, modes: .replay, commandLineOnly: true, help: "Print the replay summary as one JSON object on stdout.",
               set: { $0.json = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.json) }),
     ]
+
+    /// `cockpitd replay a.igc --record a.igc` replaced the bench tester's flight with the recording of its replay.
+    public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.reads("replay input", file: inputPath) }
 }

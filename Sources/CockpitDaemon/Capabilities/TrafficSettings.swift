@@ -41,6 +41,10 @@ public struct TrafficSettings: SettingsGroup {
               set: { $0.keyFile = try SettingValue.optionalPath($1) }, show: { $0.keyFile ?? "none" }),
     ]
 
+    public func claims(mode: RunMode) -> [ResourceClaim] {
+        ResourceClaim.reads("traffic-key-file", file: keyFile) + ResourceClaim.listens("traffic-port", udpPort: port)
+    }
+
     public func validate(mode: RunMode) throws(SettingError) {
         _ = try key()
     }

@@ -35,6 +35,9 @@ public protocol SettingsGroup: Sendable {
     /// What would leave a feature off although the daemon starts (a junk airfield file, a flight log in a missing
     /// directory): `--check-config` lists these as problems, `run` logs them and flies on without the feature.
     func degradedFeatures(mode: RunMode) -> [String]
+    /// The files and ports these settings make the daemon read, write or listen on (default: none). Two groups'
+    /// claims on the same file where either writes, or on the same port, stop the daemon before it opens anything.
+    func claims(mode: RunMode) -> [ResourceClaim]
     /// Copies what the pure core needs into its configuration.
     func configure(_ core: inout CoreConfiguration, mode: RunMode)
     /// A replay starts from the configuration the file carries (a cockpitd recording holds the one it was flown
@@ -50,6 +53,7 @@ public protocol SettingsGroup: Sendable {
 extension SettingsGroup {
     public func validate(mode: RunMode) throws(SettingError) {}
     public func degradedFeatures(mode: RunMode) -> [String] { [] }
+    public func claims(mode: RunMode) -> [ResourceClaim] { [] }
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {}
     public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {}
 }

@@ -100,7 +100,7 @@ public enum SettingsBuilder {
         for group in Capabilities.all {
             do { try group.validate(settings) } catch { problems.append(error.message) }
         }
-        return problems
+        return problems + ResourceClaims.problems(Capabilities.all.flatMap { $0.claims(settings) })
     }
 
     /// Every group's `degradedFeatures`: what would be off although the daemon starts.

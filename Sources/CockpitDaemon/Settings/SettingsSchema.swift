@@ -50,6 +50,7 @@ extension SettingsGroup {
     static var erasedOptions: [AnySettingOption] { options.map(AnySettingOption.init) }
     static func validate(_ settings: Settings) throws(SettingError) { try settings[Self.self].validate(mode: settings.mode) }
     static func degradedFeatures(_ settings: Settings) -> [String] { settings[Self.self].degradedFeatures(mode: settings.mode) }
+    static func claims(_ settings: Settings) -> [ResourceClaim] { settings[Self.self].claims(mode: settings.mode) }
 }
 
 /// Every option of every registered capability, in registration order.
