@@ -21,7 +21,8 @@ struct SettingsClaimsTests {
 
     func contents(_ path: String) -> [UInt8]? { try? LineReader.readAll(path: path) }
 
-    /// A Bool, so that a failure names the sizes instead of printing every byte.
+    /// A Bool, so that a failure names the sizes instead of printing every byte (taken before `#expect`, which
+    /// prints the arguments of a call inside it).
     func holds(_ path: String, _ expected: [UInt8]) -> Bool {
         let now = contents(path)
         if now != expected { print("\(path): \(now?.count ?? -1) bytes, expected the original \(expected.count)") }
@@ -44,12 +45,14 @@ struct SettingsClaimsTests {
         let result = runProcess(Binaries.cockpitd, ["replay", flight, "--record", flight])
         #expect(result.status == 2)
         #expect(result.stderr.contains("record \(flight) is also the replay input file: cockpitd would write over it"), "\(result.stderr)")
-        #expect(holds(flight, original))
+        let kept1 = holds(flight, original)
+        #expect(kept1)
         // Through a path that differs in text only (the directory's own name and a "."), it is the same file.
         let other = dir + "/../" + (dir.split(separator: "/").last.map(String.init) ?? "") + "/./flight.igc"
         let again = runProcess(Binaries.cockpitd, ["replay", flight, "--record", other])
         #expect(again.status == 2, "\(again.stderr)")
-        #expect(holds(flight, original))
+        let kept2 = holds(flight, original)
+        #expect(kept2)
     }
 
     @Test func recordingOverTheConfigurationThroughALinkIsRefused() throws {
@@ -65,7 +68,8 @@ struct SettingsClaimsTests {
             #expect(result.status != 0)
             #expect(result.stderr.contains("record \(link) is also the config file (\(config)): cockpitd would write over it; "
                                            + "give record another file"), "\(result.stderr)")
-            #expect(holds(config, Array(text.utf8)))
+            let kept3 = holds(config, Array(text.utf8))
+            #expect(kept3)
         }
     }
 
@@ -83,7 +87,8 @@ struct SettingsClaimsTests {
         #expect(linked.status == 1)
         #expect(linked.stderr.contains("flight-log \(log) and record \(hard) are the same file: each would write over the other"),
                 "\(linked.stderr)")
-        #expect(holds(log, database))
+        let kept4 = holds(log, database)
+        #expect(kept4)
 
         let notYet = runProcess(Binaries.cockpitd, base + ["--flight-log", dir + "/new.sqlite", "--record", dir + "/./new.sqlite"])
         #expect(notYet.status == 1)
@@ -113,5 +118,29 @@ struct SettingsClaimsTests {
                                                     "--traffic-key-file", key, "--gdl90-leases", key])
         #expect(!result.stderr.contains("write over"), "\(result.stderr)")
         #expect(!result.stderr.contains("same file"), "\(result.stderr)")
+    }
+
+    /// `record` truncates its file: one holding anything but an earlier recording is left alone, whichever setting
+    /// (if any) names it. Recording over an earlier recording, or into an empty file, goes on as before.
+    @Test func aRecordingOverSomethingElseIsRefusedAndOverAnEarlierRecordingAllowed() throws {
+        let dir = directory()
+        defer { _ = runProcess("/bin/rm", ["-rf", dir]) }
+        let input = Fixtures.path("flights/igc-parser__20211015.igc"), other = dir + "/earlier.igc"
+        copy(Fixtures.path("flights/aerofiles__skytraxx21-2023-04-15.igc"), to: other)
+        let original = try #require(contents(other))
+        let refused = runProcess(Binaries.cockpitd, ["replay", input, "--record", other])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("record \(other): the file exists and is not a cockpitd recording; it is not written over"),
+                "\(refused.stderr)")
+        let kept5 = holds(other, original)
+        #expect(kept5)
+
+        let recording = dir + "/r.jsonl"
+        write([], to: recording)
+        for _ in 0..<2 {   // into the empty file, then over that recording
+            let result = runProcess(Binaries.cockpitd, ["replay", input, "--record", recording])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(contents(recording).map { $0.starts(with: Array("{\"format\":\"cockpitd-recording\"".utf8)) } == true)
+        }
     }
 }

@@ -1,3 +1,6 @@
+import CockpitIO
+import Glibc
+
 /// Recording every raw input (docs/recording-format.md).
 public struct RecordingSettings: SettingsGroup {
     public static let title = "Recording"
@@ -19,9 +22,19 @@ public struct RecordingSettings: SettingsGroup {
     public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.writes("record", file: path) }
 
     /// A missing directory stopped the daemon at start ("cannot record"), after `--check-config` had said OK.
+    /// A recording starts by truncating its file: one that holds something else (an IGC flight, a database, a
+    /// configuration) is not written over. An empty file or an earlier recording is.
     public func validate(mode: RunMode) throws(SettingError) {
-        if let path, !SettingPath.parentExists(path) {
+        guard let path else { return }
+        if !SettingPath.parentExists(path) {
             throw SettingError("record \(path): the directory \(SettingPath.parent(path)) does not exist")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
+        let header = Array("{\"format\":\"\(RecordingFormat.formatName)\"".utf8)
+        if let head = SettingPath.head(path, count: header.count), head != header {
+            throw SettingError("record \(path): the file exists and is not a cockpitd recording; it is not written over "
+                               + "(move it away or record to another file)")
         }
     }
 }
