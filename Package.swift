@@ -57,7 +57,8 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),   // posix_spawn_file_actions_addclosefrom_np (a GNU extension of <spawn.h>)
         .systemLibrary(name: "CSignal"),  // SIGINT/SIGTERM into a pipe from an async-signal-safe C handler (SignalWaiter)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
-        .systemLibrary(name: "CMalloc"),  // <malloc.h>: mallopt, for the daemon's idle memory
+        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CThread"),  // prctl(PR_SET_NAME): BackgroundThread names its threads  // <malloc.h>: mallopt, for the daemon's idle memory
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
         .target(
@@ -73,7 +74,7 @@ let package = Package(
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn", "CSignal",
+                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn", "CSignal", "CThread",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

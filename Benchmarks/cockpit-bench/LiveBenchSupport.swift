@@ -123,7 +123,12 @@ final class KernelFloorReader: Sendable {
             Glibc.close(fd)
             return nil
         }
-        BackgroundThread.start(name: decodes ? "libgps-floor" : "kernel-floor") { [self] in run() }
+        do {
+            try BackgroundThread.start(name: decodes ? "libgps-floor" : "kernel-floor") { [self] in run() }
+        } catch {
+            Glibc.close(fd)
+            return nil
+        }
         var waitedMilliseconds = 0
         while threadID.load(ordering: .acquiring) == 0, waitedMilliseconds < 1000 {
             usleep(1000)

@@ -50,7 +50,7 @@ public final class AirfieldService {
             self.check = check
             checkVerdict = nil
             let opened = openedStore.map { (airports: $0.airportCount, dataDate: $0.dataDate) }
-            BackgroundThread.start(name: "airfield database check") {
+            let checkFile: @Sendable () -> Void = {
                 let problem = AirfieldStore.integrityProblem(path: path)
                 // Logged before the verdict is handed over, so the line precedes any answer that depends on it.
                 if let logger, let opened {
@@ -61,6 +61,13 @@ public final class AirfieldService {
                     }
                 }
                 check.verdict.withLock { $0 = .some(problem) }
+            }
+            do {
+                try BackgroundThread.start(name: "airfield-check", checkFile)
+            } catch {
+                // A one-off of a fraction of a second: done here, before READY=1, rather than never.
+                logger?.warning("\(error); checking the airfield database before start instead")
+                checkFile()
             }
         } else {
             check = nil

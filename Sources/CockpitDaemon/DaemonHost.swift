@@ -1,6 +1,7 @@
 public import CockpitCore
 public import CockpitIO
 import CockpitProtocol
+import Dispatch
 public import Logging
 public import NIOCore
 import NIOPosix
@@ -116,6 +117,13 @@ public final class DaemonHost: @unchecked Sendable {
             runner.stopOutputs()
             runner.recorder?.close()
         }.wait()
-        try? group.syncShutdownGracefully()
+        // NIO reports the loop's end on a Dispatch queue. At the unit's task limit libdispatch cannot get a thread for
+        // it and `syncShutdownGracefully` waited for ever (2026-11-24, `prlimit --nproc=3`): wait 2 s at most; the
+        // process is ending anyway.
+        let done = DispatchSemaphore(value: 0)
+        group.shutdownGracefully(queue: .global()) { _ in done.signal() }
+        if done.wait(timeout: .now() + .seconds(2)) == .timedOut {
+            logger.warning("the event loop did not report its end within 2 s (no thread for it?); stopping anyway")
+        }
     }
 }

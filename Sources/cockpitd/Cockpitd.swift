@@ -105,9 +105,18 @@ struct Run: ParsableCommand {
         SystemdNotifier().stopping()
         // A wedged core or a stuck adapter thread must not keep the daemon from stopping: whatever is not done
         // within the grace period is abandoned (the recorder and flight log flush on their own threads first).
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Run.stopGraceSeconds)) {
-            logger.critical("still stopping after \(Run.stopGraceSeconds) s (a stuck thread): exiting now")
-            _exit(1)
+        // A thread of its own, not Dispatch: at the unit's task limit libdispatch sleeps in the caller until it gets
+        // a worker thread, and the stop hung there (found 2026-11-24 with `prlimit --nproc=3`). Without a thread,
+        // SIGALRM's default action ends the process at the same time instead (without the log line).
+        do {
+            try BackgroundThread.start(name: "stop-grace") {
+                sleep(UInt32(Run.stopGraceSeconds))
+                logger.critical("still stopping after \(Run.stopGraceSeconds) s (a stuck thread): exiting now")
+                _exit(1)
+            }
+        } catch {
+            signal(SIGALRM, SIG_DFL)
+            alarm(UInt32(Run.stopGraceSeconds))
         }
         daemon.stop()
     }

@@ -13,7 +13,7 @@ final class TCPCapture: @unchecked Sendable {
     private let connected = Mutex(false)
 
     init(port: Int) {
-        BackgroundThread.start(name: "tcp-capture") { [self] in
+        try! BackgroundThread.start(name: "tcp-capture") { [self] in
             var fd: Int32 = -1
             for _ in 0..<1_000 {
                 fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -112,7 +112,7 @@ final class GarbageServer: @unchecked Sendable {
     /// Serves one client: greeting, the garbage, then holds the connection for `holdSeconds`.
     func serveOnce(lines: [String], holdSeconds: UInt32) {
         let listener = self.listener
-        BackgroundThread.start(name: "garbage-gpsd") {
+        try! BackgroundThread.start(name: "garbage-gpsd") {
             let client = accept(listener, nil, nil)   // (accept4 is not in Swift's Glibc module)
             guard client >= 0 else { return }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)

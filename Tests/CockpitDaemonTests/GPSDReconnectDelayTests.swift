@@ -68,7 +68,7 @@ final class AcceptAndCloseServer: Sendable {
 
     init() {
         (listener, port) = loopbackTCPListener(backlog: 16)
-        BackgroundThread.start(name: "accept-and-close") { [self] in
+        try! BackgroundThread.start(name: "accept-and-close") { [self] in
             defer { finished.store(true, ordering: .releasing) }
             while !stopped.load(ordering: .relaxed) {
                 var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)

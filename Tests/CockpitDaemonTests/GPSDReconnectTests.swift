@@ -14,7 +14,7 @@ final class NMEAFeeder: Sendable {
     private let finished = Atomic<Bool>(false)
 
     init(udpPort: UInt16, epochs: [NMEAWriter.Epoch]) {
-        BackgroundThread.start(name: "nmea-feeder") { [self] in
+        try! BackgroundThread.start(name: "nmea-feeder") { [self] in
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             defer { close(fd); finished.store(true, ordering: .releasing) }
             var address = sockaddr_in()

@@ -32,7 +32,7 @@ final class DatagramCapture: @unchecked Sendable {
     private let running = Mutex(false)
     func startCollecting() {
         running.withLock { $0 = true }
-        BackgroundThread.start(name: "capture") { [self] in
+        try! BackgroundThread.start(name: "capture") { [self] in
             var buffer = [UInt8](repeating: 0, count: 2048)
             while running.withLock({ $0 }) {
                 let count = recv(fd, &buffer, buffer.count, 0)
@@ -209,7 +209,7 @@ struct TrafficTests {
         // The flood, from another thread, about 10,000 datagrams/s (a 1 ms breath every 10). What the kernel drops at a
         // full socket buffer while the loop is preempted is counted in /proc/net/udp and accounted for below.
         let target = address
-        BackgroundThread.start(name: "flood") {
+        try! BackgroundThread.start(name: "flood") {
             var state: UInt64 = 99
             var address = target
             for index in 0..<total {

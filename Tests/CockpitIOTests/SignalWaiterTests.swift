@@ -12,7 +12,7 @@ struct SignalWaiterTests {
     /// a lost signal fails the test instead of hanging the run).
     static func waitedSignal(_ waiter: SignalWaiter) -> Int32 {
         let woken = Mutex<Int32>(0)
-        BackgroundThread.start(name: "test wait") { let got = waiter.wait(); woken.withLock { $0 = got } }
+        try! BackgroundThread.start(name: "test wait") { let got = waiter.wait(); woken.withLock { $0 = got } }
         _ = waitFor(seconds: 5) { woken.withLock { $0 } != 0 }
         return woken.withLock { $0 }
     }

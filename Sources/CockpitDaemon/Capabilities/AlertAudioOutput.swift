@@ -21,7 +21,12 @@ final class AlertAudioOutput: RunnerOutput {
                              retry: !waitForEachAnnouncement)
         self.waitForEachAnnouncement = waitForEachAnnouncement
         let worker = self.worker
-        BackgroundThread.start(name: "cockpitd-audio") { worker.run() }
+        do {
+            try BackgroundThread.start(name: "cockpitd-audio") { worker.run() }
+        } catch {
+            worker.didNotStart(error.description)
+            logger.error("alert voice unavailable: \(error)")
+        }
     }
 
     func handle(_ event: OutputEvent) {
@@ -64,6 +69,7 @@ final class AudioWorker: Sendable {
         var playing: String?
         var cancelPlaying = false
         var stopping = false
+        var notStarted = false
         var played: Int64 = 0, failed: Int64 = 0, dropped: Int64 = 0, cancelled: Int64 = 0
         var deviceAvailable: Bool?
         var lastError: String?
@@ -94,11 +100,22 @@ final class AudioWorker: Sendable {
     }
 
     func offer(_ job: Job) {
-        state.withLock { state in
+        let taken = state.withLock { state in
+            guard !state.notStarted else { state.failed += 1; return false }   // no thread would ever play it
             if state.pending != nil { state.dropped += 1 }
             state.pending = job
+            return true
         }
-        wake.signal()
+        if taken { wake.signal() }
+    }
+
+    /// The audio thread could not be created: every announcement counts as failed, with the reason in the status.
+    func didNotStart(_ reason: String) {
+        state.withLock { state in
+            state.notStarted = true
+            state.deviceAvailable = false
+            state.lastError = reason
+        }
     }
 
     func cancel(_ id: String) {

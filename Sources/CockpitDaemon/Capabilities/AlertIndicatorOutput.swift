@@ -147,24 +147,33 @@ final class AlertIndicatorOutput: RunnerOutput {
     init(configuration: GPIOConfiguration, commands: CommandInlet, logger: Logger,
          open: (GPIOConfiguration) throws(GPIOError) -> any GPIOLineDriver) {
         self.configuration = configuration
+        var started: IndicatorDriver?, failure: String?
         do {
             let driver = try open(configuration)
             let indicators = IndicatorDriver(driver: driver) { commands.submit(.acknowledgeAlerts) }
-            self.indicators = indicators
-            openError = nil
-            logger.notice("alert GPIO on \(configuration.chip): LED \(configuration.ledLine.map(String.init) ?? "-"), buzzer \(configuration.buzzerLine.map(String.init) ?? "-"), button \(configuration.buttonLine.map(String.init) ?? "-")")
             let running = self.running
-            BackgroundThread.start(name: "cockpitd-gpio") {
-                let milliseconds = { MonotonicClock.now().nanoseconds / 1_000_000 }
-                while running.value.load(ordering: .relaxed) {
-                    indicators.step(atMilliseconds: milliseconds(), waitMilliseconds: 20, edgeTime: milliseconds)
+            do {
+                try BackgroundThread.start(name: "cockpitd-gpio") {
+                    let milliseconds = { MonotonicClock.now().nanoseconds / 1_000_000 }
+                    while running.value.load(ordering: .relaxed) {
+                        indicators.step(atMilliseconds: milliseconds(), waitMilliseconds: 20, edgeTime: milliseconds)
+                    }
+                    driver.close()
                 }
+                started = indicators
+            } catch {
                 driver.close()
+                failure = error.description
             }
         } catch {
-            indicators = nil
-            openError = error.description
-            logger.error("alert GPIO unavailable, LED/buzzer/button not working: \(error)")
+            failure = error.description
+        }
+        indicators = started
+        openError = failure
+        if let failure {
+            logger.error("alert GPIO unavailable, LED/buzzer/button not working: \(failure)")
+        } else {
+            logger.notice("alert GPIO on \(configuration.chip): LED \(configuration.ledLine.map(String.init) ?? "-"), buzzer \(configuration.buzzerLine.map(String.init) ?? "-"), button \(configuration.buttonLine.map(String.init) ?? "-")")
         }
     }
 

@@ -46,11 +46,15 @@ public final class BaroSource: Sendable {
     }
 
     public func start() {
-        BackgroundThread.start(name: "baro-source") { [self] in
-            switch backend {
-            case .i2c(let bus, let address): runI2C(busNumber: bus, address: address)
-            case .iio(let root): runIIO(root: root)
+        do {
+            try BackgroundThread.start(name: "baro-source") { [self] in
+                switch backend {
+                case .i2c(let bus, let address): runI2C(busNumber: bus, address: address)
+                case .iio(let root): runIIO(root: root)
+                }
             }
+        } catch {
+            submit(.baroSource(.absent(reason: error.description)))   // the status says why there is no cabin pressure
         }
     }
 

@@ -71,7 +71,11 @@ public final class GPSDSource: Sendable {
     }
 
     public func start() {
-        BackgroundThread.start(name: "gpsd-source") { [self] in run() }
+        do {
+            try BackgroundThread.start(name: "gpsd-source") { [self] in run() }
+        } catch {
+            submit(.disconnected(reason: error.description))   // the status says why there is no GPS
+        }
     }
 
     /// Stops reading (closes the connection) and asks the thread to stop; it notices within 50 ms.

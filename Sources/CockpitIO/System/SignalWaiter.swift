@@ -30,7 +30,7 @@ public final class SignalWaiter: Sendable {
         // The handler must never block: a full pipe (65,536 signals unread) drops the byte, not the process.
         _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
         for number in [SIGINT, SIGTERM] { _ = cockpit_signal_forward_to_pipe(number, writeEnd) }
-        BackgroundThread.start(name: "signals") { [self] in
+        let started: Void? = try? BackgroundThread.start(name: "signals") { [self] in
             var number: UInt8 = 0
             while true {
                 let count = read(readEnd, &number, 1)
@@ -44,6 +44,12 @@ public final class SignalWaiter: Sendable {
                     return
                 }
             }
+        }
+        if started == nil {
+            // No thread to read the pipe: as without a pipe, SIGINT and SIGTERM end the process at once.
+            for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
+            close(readEnd)
+            close(writeEnd)
         }
     }
 
