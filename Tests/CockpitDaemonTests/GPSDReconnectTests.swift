@@ -84,10 +84,13 @@ struct GPSDReconnectTests {
     }
 
     @Test func loopbackIsLocalAndOtherHostsAreNot() {
-        for host in ["localhost", "127.0.0.1", "127.1.2.3", "::1"] {
+        // RFC 4291 §2.5.3 (::1) and §2.5.5.2 (IPv4-mapped ::ffff:a.b.c.d), RFC 1122 §3.2.1.3 (127.0.0.0/8).
+        for host in ["localhost", "127.0.0.1", "127.1.2.3", "::1", "0:0:0:0:0:0:0:1", "0000::0001", "::ffff:127.0.0.1",
+                     "::FFFF:7f00:1", "::ffff:127.255.0.9"] {
             #expect(GPSDSource.Endpoint(host: host, port: "2947").isLocal, "\(host)")
         }
-        for host in ["192.168.1.10", "gps.local", "10.0.0.1", "127.0.0.1.example.org", "fe80::1"] {
+        for host in ["192.168.1.10", "gps.local", "10.0.0.1", "127.0.0.1.example.org", "fe80::1", "::ffff:192.168.1.10",
+                     "::127.0.0.1", "::2", "128.0.0.1", "127.0.0"] {
             #expect(!GPSDSource.Endpoint(host: host, port: "2947").isLocal, "\(host)")
         }
     }

@@ -41,9 +41,15 @@ public final class GPSDSource: Sendable {
         /// gpsd on this machine: `localhost`, 127.0.0.0/8 or ::1 (what Debian's gpsd.socket listens on).
         public var isLocal: Bool {
             let name = host.lowercased()
-            if name == "localhost" || name == "ip6-localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
-            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-            return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+            if name == "localhost" || name == "ip6-localhost" { return true }
+            var v4 = in_addr()
+            if inet_pton(AF_INET, name, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }   // 127.0.0.0/8
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
+            let bytes = withUnsafeBytes(of: v6) { Array($0) }
+            // ::1 in any spelling, and 127.0.0.0/8 mapped into IPv6 (::ffff:127.0.0.1, as a dual-stack listener reports it).
+            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+            return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
         }
     }
 
