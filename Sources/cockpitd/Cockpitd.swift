@@ -110,7 +110,8 @@ struct Run: ParsableCommand {
         // SIGALRM's default action ends the process at the same time instead (without the log line).
         do {
             try BackgroundThread.start(name: "stop-grace") {
-                sleep(UInt32(Run.stopGraceSeconds))
+                var left = UInt32(Run.stopGraceSeconds)
+                while left > 0 { left = sleep(left) }   // a second SIGTERM delivered to this thread cuts a sleep short
                 logger.critical("still stopping after \(Run.stopGraceSeconds) s (a stuck thread): exiting now")
                 _exit(1)
             }

@@ -21,11 +21,11 @@ public struct ControlSettings: SettingsGroup {
               set: { $0.group = try SettingValue.nonEmpty($1) }, show: { $0.group }),
     ]
 
-    /// A socket in a missing directory stopped the daemon at start. The default's directory is the unit's
-    /// RuntimeDirectory, which systemd creates at start, so it is not checked.
     /// The socket file is created at start and removed at stop.
     public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.writes("socket", file: socketPath) }
 
+    /// A socket in a missing directory stopped the daemon at start. The default's directory is the unit's
+    /// RuntimeDirectory, which systemd creates at start, so it is not checked.
     public func validate(mode: RunMode) throws(SettingError) {
         if socketPath != Self.defaultSocket, !SettingPath.parentExists(socketPath) {
             throw SettingError("socket \(socketPath): the directory \(SettingPath.parent(socketPath)) does not exist")

@@ -36,10 +36,10 @@ public struct FlightLogSettings: SettingsGroup {
               }, show: { $0.synchronous.rawValue.lowercased() }),
     ]
 
-    /// A missing directory leaves the daemon running without a flight log. The default's directory is the unit's
-    /// StateDirectory, which systemd creates at start, so it is not checked.
     public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.writes("flight-log", file: path) }
 
+    /// A missing directory leaves the daemon running without a flight log. The default's directory is the unit's
+    /// StateDirectory, which systemd creates at start, so it is not checked.
     public func degradedFeatures(mode: RunMode) -> [String] {
         guard let path, path != Self.defaultPath, !SettingPath.parentExists(path) else { return [] }
         return ["flight-log \(path): the directory \(SettingPath.parent(path)) does not exist, so no flight log"]

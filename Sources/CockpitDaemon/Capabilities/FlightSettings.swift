@@ -28,12 +28,12 @@ public struct FlightSettings: SettingsGroup {
               set: { $0.geoidPath = try SettingValue.optionalPath($1) }, show: { $0.geoidPath ?? "none" }),
     ]
 
-    /// A missing terrain directory or geoid file was mentioned nowhere: height above ground and MSL quietly stayed off.
     public func claims(mode: RunMode) -> [ResourceClaim] {
         ResourceClaim.reads("geoid", file: geoidPath)
             + (terrainDirectory.map { [ResourceClaim(option: "terrain", resource: .directory($0), use: .reads)] } ?? [])
     }
 
+    /// A missing terrain directory or geoid file was mentioned nowhere: height above ground and MSL quietly stayed off.
     public func degradedFeatures(mode: RunMode) -> [String] {
         var problems: [String] = []
         if let terrainDirectory, !SettingPath.isDirectory(terrainDirectory) {

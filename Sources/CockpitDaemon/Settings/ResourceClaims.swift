@@ -15,7 +15,7 @@ public struct ResourceClaim: Sendable, Equatable {
         case reads, writes, listens
     }
 
-    /// The setting's key (the configuration-file key, the option without its dashes; `replay FILE` for a replay's input).
+    /// The setting's key (the configuration-file key, the option without its dashes; `replay input` for a replay's file).
     public var option: String
     public var resource: Resource
     public var use: Use
