@@ -14,8 +14,7 @@ struct DaemonThreadTests {
         while let entry = readdir(directory) {
             let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard task.first?.isNumber == true else { continue }
-            let name = readFile("/proc/\(pid)/task/\(task)/comm")
-            names.append(name.hasSuffix("\n") ? String(name.dropLast()) : name)
+            names.append(readFile("/proc/\(pid)/task/\(task)/comm").trimmingNewline())
         }
         return names
     }
@@ -66,16 +65,10 @@ struct DaemonThreadTests {
         let names = Self.threadNames(of: pid)
         let exit = Self.stop(pid)
         #expect(answered)
-        let source = try JSONParser.parse(status.trimmingCharacters(in: "\n"))["gps"]?["source"]
+        let source = try JSONParser.parse(status.trimmingNewline())["gps"]?["source"]
         #expect(source?["connected"]?.boolValue == false)
         #expect(source?["lastError"]?.stringValue?.hasPrefix("cannot start the gpsd-source thread: ") == true, "\(status)")
         #expect(names.contains("signals") && !names.contains("gpsd-source"), "\(names)")
         #expect(exit == 0)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(self.drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
 }

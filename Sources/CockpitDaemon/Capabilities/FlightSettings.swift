@@ -29,8 +29,7 @@ public struct FlightSettings: SettingsGroup {
     ]
 
     public func claims(mode: RunMode) -> [ResourceClaim] {
-        ResourceClaim.reads("geoid", file: geoidPath)
-            + (terrainDirectory.map { [ResourceClaim(option: "terrain", resource: .directory($0), use: .reads)] } ?? [])
+        ResourceClaim.reads("geoid", file: geoidPath) + ResourceClaim.reads("terrain", file: terrainDirectory)
     }
 
     /// A missing terrain directory or geoid file was mentioned nowhere: height above ground and MSL quietly stayed off.

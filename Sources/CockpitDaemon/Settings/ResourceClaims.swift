@@ -6,8 +6,8 @@ import Glibc
 /// configuration file, the flight log or a replay's own input, it destroyed them (2026-11-24).
 public struct ResourceClaim: Sendable, Equatable {
     public enum Resource: Sendable, Equatable {
+        /// A file or a directory, by its path.
         case file(String)
-        case directory(String)
         case udpPort(Int)
     }
 
@@ -74,7 +74,7 @@ public enum ResourceClaims {
 
     private static func describe(_ resource: ResourceClaim.Resource) -> String {
         switch resource {
-        case .file(let path), .directory(let path): path
+        case .file(let path): path
         case .udpPort(let port): "UDP port \(port)"
         }
     }
@@ -92,7 +92,7 @@ public enum ResourceClaims {
         switch resource {
         case .udpPort(let port):
             return .udpPort(port)
-        case .file(let path), .directory(let path):
+        case .file(let path):
             var info = stat()
             if stat(path, &info) == 0 { return .inode(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) }
             let name = path.split(separator: "/").last.map(String.init) ?? path
