@@ -120,6 +120,7 @@ public final class LiveDaemon: Sendable {
         host.loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
             let now = MonotonicClock.now()
             host.runner.advanceClock(to: now)
+            host.logger.writeHeldBackRepeats()   // a repeat held back by the rate limit is written within its window
             if let interval = notifier.watchdogIntervalSeconds, now.seconds(since: state.lastWatchdog) >= interval {
                 state.lastWatchdog = now
                 notifier.watchdog()

@@ -168,6 +168,7 @@ public enum ReplayRunner {
             interrupted.withLock { $0 = true }
         }
         let task = host.loop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(10)) { task in
+            logger.writeHeldBackRepeats()
             if interrupted.withLock({ $0 }) {
                 task.cancel()
                 done.succeed(())

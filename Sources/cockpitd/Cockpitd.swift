@@ -120,6 +120,7 @@ struct Run: ParsableCommand {
             alarm(UInt32(Run.stopGraceSeconds))
         }
         daemon.stop()
+        logger.writeHeldBackRepeats(all: true)   // the last word on each sensor, even if the rate limit held it back
     }
 }
 

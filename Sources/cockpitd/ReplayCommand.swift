@@ -41,6 +41,7 @@ struct Replay: ParsableCommand {
             throw ExitCode(2)
         }
         let logger = settings[LoggingSettings.self].makeLogger(label: "cockpitd.replay")
+        defer { logger.writeHeldBackRepeats(all: true) }   // a replay outruns the rate limit's window: nothing held back is lost
         let options = ReplayOptions(path: file, settings: settings)
         let started = MonotonicClock.now()
         let result: ReplayResult
