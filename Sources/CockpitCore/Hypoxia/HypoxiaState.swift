@@ -34,6 +34,8 @@ public struct HypoxiaState: Sendable, Equatable {
     public private(set) var thresholds: [Threshold] = [10_000, 12_500, 13_000, 14_000, 15_000].map { Threshold(feet: $0) }
     public private(set) var activeAdvisories: [OxygenAdvisory] = []
     private var sounding = false
+    /// Whether the timer has had an altitude since start: then a return from `unknown` is logged, as the hold was.
+    private var hadAltitude = false
 
     public init() {}
 
@@ -85,13 +87,15 @@ public struct HypoxiaState: Sendable, Equatable {
             altitudeFeet = nil
             source = .unknown
         }
-        if source != previousSource, previousSource != .unknown || source == .gpsFallback {
+        // Not at start (unknown → cabin is the first sample), but after a hold: the log's last word was "holding".
+        if source != previousSource, previousSource != .unknown || source == .gpsFallback || hadAltitude {
             switch source {
             case .unknown: effects.append(.log(LogLine(.warning, "hypoxia timer holding: cabin altitude unknown")))
             case .gpsFallback: effects.append(.log(LogLine(.warning, "hypoxia timer using GPS altitude: cabin altitude unknown")))
             case .cabin: effects.append(.log(LogLine(.notice, "hypoxia timer back on cabin altitude")))
             }
         }
+        if source != .unknown { hadAltitude = true }
         guard let altitude = altitudeFeet else {
             // Hold: no dose, no decay, no time counted. The advisories say what the cabin is now: in flight the last
             // known ones stay up (the barometer-loss caution says why they cannot clear); on the ground nobody needs
