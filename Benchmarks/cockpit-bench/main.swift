@@ -21,6 +21,7 @@ extension BenchSection {
         BenchSection("live", liveBenchmark),
         BenchSection("voice", voiceBenchmark),
         BenchSection("flightlog", { try flightLogBenchmark(flight: Bench.flight, logger: Bench.logger) }),
+        BenchSection("requests", requestsBenchmark),
     ]
 }
 

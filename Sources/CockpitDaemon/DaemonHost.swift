@@ -24,6 +24,8 @@ public final class DaemonHost: @unchecked Sendable {
     public var authorization: ControlAuthorization?
     /// The control requests every capability contributes, by name (plus `version`, the host's own).
     let handlers: [String: RequestHandler]
+    /// Runs the requests whose work reads files (the flight log's) off the loop.
+    let requestWorker: RequestWorker
 
     public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -38,6 +40,7 @@ public final class DaemonHost: @unchecked Sendable {
             handlers[handler.name] = handler
         }
         self.handlers = handlers
+        requestWorker = RequestWorker(loop: loop, logger: logger)
     }
 
     /// The time the status is "as of".
@@ -71,14 +74,14 @@ public final class DaemonHost: @unchecked Sendable {
     }
 
     /// Looks the request up in the registry, authorises mutating ones by the peer's credentials, and runs it.
-    func handle(_ request: ControlProtocol.Request, credentials: PeerCredentials?) -> Result<ControlAnswer, ControlProtocol.Failure> {
-        guard let handler = handlers[request.name] else { return .failure(ControlProtocol.unknownRequest(request.name, id: request.id)) }
+    func handle(_ request: ControlProtocol.Request, credentials: PeerCredentials?) -> ControlReply {
+        guard let handler = handlers[request.name] else { return .now(.failure(ControlProtocol.unknownRequest(request.name, id: request.id))) }
         if handler.mutating, let authorization, !authorization.mayMutate(credentials) {
             let who = credentials.map { "uid \($0.uid) gid \($0.gid) pid \($0.pid)" } ?? "unknown peer"
             logger.warning("refused \(request.name) from \(who): not root or in group \(authorization.groupName)")
-            return .failure(.init(.permissionDenied, "\(request.name) needs root or membership of group \(authorization.groupName)"))
+            return .now(.failure(.init(.permissionDenied, "\(request.name) needs root or membership of group \(authorization.groupName)")))
         }
-        return handler.handle(request, self)
+        return handler.run(request, self)
     }
 
     static let versionRequest = RequestHandler(RequestName.version) { _, _ in
@@ -113,6 +116,7 @@ public final class DaemonHost: @unchecked Sendable {
 
     public func shutdown() {
         server?.stop()
+        requestWorker.finish(waitingUpToSeconds: 2)
         try? loop.submit { [self] in
             runner.stopOutputs()
             runner.recorder?.close()

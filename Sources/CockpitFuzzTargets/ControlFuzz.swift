@@ -56,12 +56,23 @@ enum ControlFuzz {
         static let channelClosesDuringAnswer = Script(rawValue: 0x10)
         /// The watch timer runs between writes (a `watch` request turns the connection into a stream).
         static let watchTicks = Script(rawValue: 0x20)
+        /// Every request is answered later (as the flight log's are, off the loop): after the client's next write.
+        static let answersLater = Script(rawValue: 0x40)
     }
 
     final class Reentry: @unchecked Sendable {
         var channel: EmbeddedChannel?
         var script: Script = []
         var revision: Int64 = 1
+        var unanswered: [(EventLoopPromise<ControlReply.Rendered>, ControlReply.Rendered)] = []
+
+        /// Answers every pending request, and those the answers let through (pipelined behind them).
+        func answerAll() {
+            while !unanswered.isEmpty {
+                let (promise, result) = unanswered.removeFirst()
+                promise.succeed(result)
+            }
+        }
     }
 
     /// A client's byte stream, cut into writes at each 0xFE byte (never part of valid UTF-8), over one connection.
@@ -82,13 +93,17 @@ enum ControlFuzz {
                     }
                     if reentry.script.contains(.channelClosesDuringAnswer) { channel.close(promise: nil) }
                 }
-                return answer(request)
+                guard reentry.script.contains(.answersLater) else { return .now(answer(request)) }
+                let promise = loop.makePromise(of: ControlReply.Rendered.self)
+                reentry.unanswered.append((promise, ControlReply.Rendered(answer(request), id: request.id)))
+                return .later(promise.futureResult)
             }))
         let channel = EmbeddedChannel(handler: server.makeConnectionHandler(), loop: loop)
         reentry.channel = channel
         defer {
             // The loop and channel die with this run: every timer fires or is dropped, nothing outlives the input.
             reentry.channel = nil
+            reentry.answerAll()
             _ = try? channel.finish(acceptAlreadyClosed: true)
             loop.advanceTime(by: .seconds(60))
             try? loop.syncShutdownGracefully()
@@ -101,6 +116,7 @@ enum ControlFuzz {
             do { try channel.writeInbound(buffer) } catch { break }
             if index == 0, script.contains(.stopsReading) { channel.isWritable = false }
             if script.contains(.dawdles) { loop.advanceTime(by: .seconds(2)) }
+            reentry.answerAll()
             if script.contains(.watchTicks) {
                 reentry.revision += 1
                 server.sendWatchFrames()
@@ -110,6 +126,7 @@ enum ControlFuzz {
         if script.contains(.halfCloses), channel.isActive {
             channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         }
+        reentry.answerAll()   // a half-close while an answer was pending: answered, then acted on
         loop.advanceTime(by: .seconds(31))
         while (try? channel.readOutbound(as: ByteBuffer.self)) ?? nil != nil {}
     }

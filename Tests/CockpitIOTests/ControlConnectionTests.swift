@@ -15,6 +15,8 @@ struct ControlConnectionTests {
         var handled: [String] = []
         /// Runs inside the handler of an `echo` request (to re-enter the connection handler as NIO may).
         var duringEcho: (() -> Void)?
+        /// `later` requests, answered when the test completes their promise (as work off the loop would be).
+        var unanswered: [(promise: EventLoopPromise<ControlReply.Rendered>, id: JSONValue?)] = []
 
         init(limits: ControlServer.Limits = ControlServer.Limits()) {
             let box = Box()
@@ -23,8 +25,13 @@ struct ControlConnectionTests {
                 handle: { request, _ in
                     box.harness?.handled.append(request.name)
                     if request.name == "echo" { box.harness?.duringEcho?() }
-                    return request.name == "echo" ? .success(ControlAnswer(type: "echo", key: "echo", body: request.body))
-                        : .failure(ControlProtocol.unknownRequest(request.name, id: request.id))
+                    if request.name == "later", let harness = box.harness {
+                        let promise = harness.loop.makePromise(of: ControlReply.Rendered.self)
+                        harness.unanswered.append((promise, request.id))
+                        return .later(promise.futureResult)
+                    }
+                    return .now(request.name == "echo" ? .success(ControlAnswer(type: "echo", key: "echo", body: request.body))
+                        : .failure(ControlProtocol.unknownRequest(request.name, id: request.id)))
                 }))
             box.harness = self
         }

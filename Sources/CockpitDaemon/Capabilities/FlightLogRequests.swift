@@ -3,24 +3,25 @@ import CockpitIO
 import CockpitProtocol
 
 /// The flight log's control requests. They read the file through their own read-only connection (WAL: readers never
-/// block the writer), on the event loop: a 2-hour per-second history is ~7,200 rows, a few milliseconds.
+/// block the writer), on the host's request worker thread: an export of a 4.5-hour flight took 30–50 ms on the event
+/// loop here (several times that on a Pi), and every GPS fix, traffic report and other client waited for it.
 extension FlightLogSettings {
     public static var requests: [RequestHandler] {
         [
-            RequestHandler(RequestName.history) { request, host in
+            RequestHandler(RequestName.history, offLoop: { request, host in
                 HistoryRequest.parse(request.body).flatMap { parsed in
-                    FlightLogQueries.withReader(host) { try FlightLogQueries.history(parsed, reader: $0) }
+                    FlightLogQueries.reading(host) { try FlightLogQueries.history(parsed, reader: $0) }
                 }
-            },
-            RequestHandler(RequestName.flights) { _, host in
-                FlightLogQueries.withReader(host) { reader in
+            }),
+            RequestHandler(RequestName.flights, offLoop: { _, host in
+                FlightLogQueries.reading(host) { reader in
                     ControlAnswer(type: RequestName.flights, key: "flights",
                                   body: .array(try reader.flights().map { .object($0.json) }))
                 }
-            },
-            RequestHandler(RequestName.export) { request, host in
+            }),
+            RequestHandler(RequestName.export, offLoop: { request, host in
                 ExportRequest.parse(request.body).flatMap { parsed in
-                    FlightLogQueries.withReader(host) { reader in
+                    FlightLogQueries.reading(host) { reader in
                         guard let text = try reader.export(flightID: parsed.flight, format: parsed.format, software: CockpitVersion.full) else {
                             throw FlightLogQueries.NotFound(flight: parsed.flight)
                         }
@@ -29,7 +30,7 @@ extension FlightLogSettings {
                         ]))
                     }
                 }
-            },
+            }),
         ]
     }
 }
@@ -37,15 +38,23 @@ extension FlightLogSettings {
 enum FlightLogQueries {
     struct NotFound: Error { var flight: Int64 }
 
-    static func withReader(_ host: DaemonHost, _ body: (FlightLogReader) throws -> ControlAnswer) -> Result<ControlAnswer, ControlProtocol.Failure> {
+    /// On the loop: the flight log's path, or the failure when there is none. The work returned opens the file and
+    /// runs `body` off the loop.
+    static func reading(_ host: DaemonHost, _ body: @escaping @Sendable (FlightLogReader) throws -> ControlAnswer)
+        -> Result<RequestHandler.Work, ControlProtocol.Failure> {
         guard let output = host.runner.outputs.lazy.compactMap({ $0 as? FlightLogOutput }).first else {
             return .failure(.init(.noDatabase, "no flight log (cockpitd --flight-log FILE)"))
         }
+        let path = output.path
+        return .success { withReader(path: path, body) }
+    }
+
+    static func withReader(path: String, _ body: (FlightLogReader) throws -> ControlAnswer) -> RequestHandler.Answer {
         do {
-            let reader = try FlightLogReader(path: output.path)
+            let reader = try FlightLogReader(path: path)
             // An older schema is read by working the new columns out of every sample (for `cockpitd flight-log` on a
-            // copied file); on the event loop that could take seconds on a big log. The writer upgrades it right
-            // after start, so the daemon asks the client to come back instead.
+            // copied file); that could take seconds on a big log. The writer upgrades it right after start, so the
+            // daemon asks the client to come back instead.
             guard reader.schema >= FlightLogWriter.schemaVersion else {
                 return .failure(.init(.unavailable, "the flight log is at schema \(reader.schema) and not upgraded yet "
                                       + "(status.outputs.flight-log.state says how it goes); try again shortly"))
@@ -54,7 +63,7 @@ enum FlightLogQueries {
         } catch let notFound as NotFound {
             return .failure(.init(.notFound, "no flight \(notFound.flight) in the log (cockpitctl flights lists them)"))
         } catch {
-            return .failure(.init(.databaseError, "flight log \(output.path): \(error)"))
+            return .failure(.init(.databaseError, "flight log \(path): \(error)"))
         }
     }
 

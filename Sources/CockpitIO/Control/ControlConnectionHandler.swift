@@ -20,6 +20,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     /// SO_PEERCRED of the client, fetched when it connects (for authorising mutating requests).
     private var credentials: PeerCredentials?
     private var closing = false
+    /// An answer is being worked out off the loop (`ControlReply.later`): the next request waits for it.
+    private var answering = false
+    /// The client half-closed while an answer was pending: acted on once it is written.
+    private var inputClosedWhileAnswering = false
     var lastSentRevision: Int64 = -1
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
     var lastWritableAt = NIODeadline.uptimeNanoseconds(0)
@@ -53,10 +57,16 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard admitted, !closing else { return }
         var buffer = unwrapInboundIn(data)
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending.append(contentsOf: bytes) }
+        handlePending(context)
+    }
+
+    /// Answers the complete request lines received, up to one whose answer comes later; then checks the size of what
+    /// is left and arms the idle timer (not while an answer is pending: the client is waiting for us).
+    private func handlePending(_ context: ChannelHandlerContext) {
         // Take each line out of `pending` before answering it: answering may close the connection, and a close
         // re-enters this handler (channelInactive, a failed write), which may empty `pending` under our feet.
         // The connection may also go away under us (the client hung up: a failed write closes it re-entrantly).
-        while !closing, channel != nil, let newline = pending.firstIndex(of: 0x0A) {
+        while !closing, !answering, channel != nil, let newline = pending.firstIndex(of: 0x0A) {
             let line = pending[pending.startIndex..<newline]
             if line.count > server.limits.maximumRequestBytes {
                 oversized(context)
@@ -73,22 +83,32 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             oversized(context)
             return
         }
-        armIdleTimer(context)
+        if !answering { armIdleTimer(context) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
-            if closing {
-                context.close(promise: nil)
-            } else if !pending.isEmpty {
-                server.count { $0.badRequests += 1 }
-                fail(context, ControlProtocol.Failure(.incompleteRequest, "connection closed in the middle of a request"), close: true)
-            } else if server.watchers[ObjectIdentifier(self)] == nil {
-                context.close(promise: nil)
+            if answering {
+                // `echo REQUEST | socat - UNIX-CONNECT:…` half-closes right after its request: answer it first.
+                inputClosedWhileAnswering = true
+                return
             }
+            inputEnded(context)
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The client will send nothing more.
+    private func inputEnded(_ context: ChannelHandlerContext) {
+        if closing {
+            context.close(promise: nil)
+        } else if !pending.isEmpty {
+            server.count { $0.badRequests += 1 }
+            fail(context, ControlProtocol.Failure(.incompleteRequest, "connection closed in the middle of a request"), close: true)
+        } else if server.watchers[ObjectIdentifier(self)] == nil {
+            context.close(promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -118,15 +138,48 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 context.writeAndFlush(wrapOutboundOut(frame.line), promise: nil)
             default:
                 switch server.hooks.handle(request, credentials) {
-                case .success(let answer):
-                    reply(context, ControlProtocol.response(type: answer.type, id: request.id, body: (answer.key, answer.body)))
-                case .failure(var failure):
-                    if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
-                    failure.id = request.id
-                    fail(context, failure, close: false)
+                case .now(let result):
+                    answer(context, result, id: request.id)
+                case .later(let future):
+                    answering = true
+                    idleTimer?.cancel()
+                    idleTimer = nil
+                    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                    future.whenComplete { outcome in
+                        let (handler, context) = loopBound.value
+                        handler.answering = false
+                        // Gone meanwhile (the client hung up, the server stopped): nothing to answer.
+                        guard handler.channel != nil, !handler.closing else { return }
+                        let rendered = (try? outcome.get()) ?? ControlReply.Rendered(
+                            .failure(ControlProtocol.Failure(.unavailable, "the request could not be completed; try again")), id: request.id)
+                        if let failure = rendered.failure { handler.count(failure) }
+                        handler.reply(context, rendered.line)
+                        handler.handlePending(context)
+                        if handler.inputClosedWhileAnswering, !handler.answering, handler.channel != nil {
+                            handler.inputClosedWhileAnswering = false
+                            handler.inputEnded(context)
+                        }
+                    }
                 }
             }
         }
+    }
+
+    private func answer(_ context: ChannelHandlerContext, _ result: Result<ControlAnswer, ControlProtocol.Failure>, id: JSONValue?) {
+        switch result {
+        case .success(let answer):
+            reply(context, ControlProtocol.response(type: answer.type, id: id, body: (answer.key, answer.body)))
+        case .failure(var failure):
+            if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
+            failure.id = id
+            fail(context, failure, close: false)
+        }
+    }
+
+    /// The counters of an error answer rendered elsewhere (`fail` counts its own).
+    private func count(_ failure: ControlProtocol.Failure) {
+        if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
+        server.count { $0.errorAnswers += 1 }
     }
 
     private func reply(_ context: ChannelHandlerContext, _ line: String) {
