@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import CockpitClient
 import CockpitCore
 import CockpitIO
 import CockpitProtocol
@@ -38,6 +39,32 @@ struct FlightLogOffLoopTests {
             Issue.record("version is answered at once")
             return
         }
+    }
+
+    /// A real socket: `export` and `flights` in one write, the client reading only after the export's answer (≈ 0.5 MB)
+    /// has filled its socket. The daemon cut such a client off as stuck, and the export arrived truncated.
+    @Test func aPipelinedExportArrivesWholeAndTheNextAnswerAfterIt() throws {
+        let log = temporaryPath(".sqlite"), socketPath = temporaryPath(".sock")
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(log + suffix) } }
+        _ = try replayIntoLog(FlightLogExportTests.napret, profile: .paraglider, log: log)
+        let offline = runProcess(Binaries.cockpitd, ["flight-log", "export", log, "1", "--format", "gpx"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        var options = LiveOptions(socketPath: socketPath, gpsd: nil)
+        options.settings[FlightLogSettings.self].path = log
+        let daemon = try LiveDaemon(options: options, logger: quietLogger)
+        try daemon.start()
+        defer { daemon.stop() }
+
+        let client = try ControlClient(path: socketPath)
+        try client.send(raw: Array("{\"request\":\"export\",\"flight\":1,\"format\":\"gpx\",\"id\":1}\n{\"request\":\"flights\",\"id\":2}\n".utf8))
+        usleep(500_000)   // the daemon writes what the socket takes and waits; the client has not read yet
+        let export = try client.readResponse()
+        let text = try #require(export["export"]?["text"]?.stringValue)
+        #expect(text.utf8.count > 400_000)
+        #expect(text == offline.stdout || text + "\n" == offline.stdout, "the export over the socket is the offline export")
+        let flights = try client.readResponse()
+        #expect(flights["id"] == .integer(2))
+        #expect(flights["flights"]?.arrayValue?.count == 1)
     }
 
     @Test func withoutAFlightLogTheAnswerIsImmediate() throws {

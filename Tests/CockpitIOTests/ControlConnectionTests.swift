@@ -71,13 +71,43 @@ struct ControlConnectionTests {
         #expect(harness.handled == ["echo"], "nothing more is answered on a connection being closed")
         let codes = try harness.answers(channel).map { $0["error"]?["code"]?.stringValue ?? $0["type"]?.stringValue }
         #expect(codes == ["incomplete-request", "echo"] || codes == ["echo", "incomplete-request"])
-        // The same with a client that stopped reading: dropped, counted, nothing else answered.
+        // The same with a client that stopped reading: its requests wait for it to read (backpressure); it is dropped
+        // and counted when it has not within the stuck timeout, nothing else answered.
         let stuck = try harness.connect()
         harness.duringEcho = nil
         stuck.isWritable = false
         try Self.send(stuck, (0..<3).map { "{\"request\":\"echo\",\"n\":\($0)}\n" }.joined())
+        #expect(harness.handled == ["echo"])
+        harness.loop.advanceTime(by: .seconds(29))
+        #expect(stuck.isActive)
+        harness.loop.advanceTime(by: .seconds(1))
         #expect(harness.server.counters.stuckDisconnects == 1)
-        #expect(harness.handled == ["echo", "echo"])
+        #expect(!stuck.isActive)
+        #expect(harness.handled == ["echo"])
+    }
+
+    /// A client whose socket is full (it has not read the last answer yet) gets its next answer once it reads, not a
+    /// disconnect: a pipelined `export` + `flights` used to lose the end of the export.
+    @Test func aRequestWaitsUntilTheClientReadsTheAnswerBeforeIt() throws {
+        let harness = Harness()
+        let channel = try harness.connect()
+        try Self.send(channel, "{\"request\":\"echo\",\"id\":1}\n")
+        channel.isWritable = false   // that answer fills the socket: the client has not read it yet
+        try Self.send(channel, "{\"request\":\"echo\",\"id\":2}\nstatus\n")
+        #expect(harness.handled == ["echo"])
+        harness.loop.advanceTime(by: .seconds(10))
+        #expect(channel.isActive)
+        #expect(harness.server.counters.stuckDisconnects == 0 && harness.server.counters.idleDisconnects == 0)
+        channel.isWritable = true   // the client read
+        channel.pipeline.fireChannelWritabilityChanged()
+        let answers = try harness.answers(channel)
+        #expect(answers.map { $0["id"] } == [.integer(1), .integer(2), nil])
+        #expect(answers.last?["type"] == .string("status"))
+        // Sending more than a request's worth while not reading is not waited for.
+        channel.isWritable = false
+        try Self.send(channel, String(repeating: "status\n", count: 600))
+        #expect(harness.server.counters.stuckDisconnects == 1)
+        #expect(!channel.isActive)
     }
 
     @Test func aClientThatHangsUpMidPipelineLeavesNoTimerBehind() throws {

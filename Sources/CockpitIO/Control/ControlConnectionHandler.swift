@@ -60,13 +60,20 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         handlePending(context)
     }
 
-    /// Answers the complete request lines received, up to one whose answer comes later; then checks the size of what
-    /// is left and arms the idle timer (not while an answer is pending: the client is waiting for us).
+    /// Answers the complete request lines received, up to one whose answer comes later, and while the client reads
+    /// what it is sent; then checks the size of what is left and arms the right timer.
+    ///
+    /// Backpressure: a request waits while the channel is over its high-water mark (the client has not yet read the
+    /// answers before it), and is answered when the client reads (`channelWritabilityChanged`). A client pipelining
+    /// `export` and `flights` used to be cut off as stuck when the export's megabyte filled the socket: the export
+    /// arrived truncated. One that never reads is cut off after `stuckWatcherTimeoutSeconds`, or at once when what it
+    /// sends meanwhile passes `maximumRequestBytes`.
     private func handlePending(_ context: ChannelHandlerContext) {
         // Take each line out of `pending` before answering it: answering may close the connection, and a close
         // re-enters this handler (channelInactive, a failed write), which may empty `pending` under our feet.
         // The connection may also go away under us (the client hung up: a failed write closes it re-entrantly).
         while !closing, !answering, channel != nil, let newline = pending.firstIndex(of: 0x0A) {
+            guard context.channel.isWritable else { break }
             let line = pending[pending.startIndex..<newline]
             if line.count > server.limits.maximumRequestBytes {
                 oversized(context)
@@ -79,11 +86,39 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         // A closed connection must not get a new timer: it would hold the handler for 30 s and count an idle client
         // that had long gone (the black-box campaign's abandoned connections showed up as idle disconnects).
         if closing || channel == nil { return }
+        let waitingForTheReader = !answering && !context.channel.isWritable && pending.contains(0x0A)
         if pending.count > server.limits.maximumRequestBytes {
-            oversized(context)
+            if waitingForTheReader { stuck(context) } else { oversized(context) }
             return
         }
-        if !answering { armIdleTimer(context) }
+        if waitingForTheReader {
+            armStuckTimer(context)
+        } else if !answering {
+            armIdleTimer(context)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, !closing, !answering, channel != nil { handlePending(context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// The client sends requests but does not read the answers: dropped rather than buffered for ever.
+    private func stuck(_ context: ChannelHandlerContext) {
+        server.count { $0.stuckDisconnects += 1 }
+        closing = true
+        context.close(promise: nil)
+    }
+
+    private func armStuckTimer(_ context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        let seconds = server.limits.stuckWatcherTimeoutSeconds
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(in: .seconds(seconds)) {
+            let (handler, context) = loopBound.value
+            guard !handler.closing, handler.channel != nil, !context.channel.isWritable else { return }
+            handler.stuck(context)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -184,10 +219,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func reply(_ context: ChannelHandlerContext, _ line: String) {
         guard context.channel.isWritable else {
-            // The client sends requests but does not read the answers: drop it rather than buffer forever.
-            server.count { $0.stuckDisconnects += 1 }
-            closing = true
-            context.close(promise: nil)
+            // An answer that comes later, or a watch's first frame, into a channel the client does not read.
+            stuck(context)
             return
         }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: nil)

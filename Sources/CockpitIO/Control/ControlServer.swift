@@ -75,7 +75,8 @@ public final class ControlServer: @unchecked Sendable {
         public var idleTimeoutSeconds: Int64 = 30
         /// A request line that has begun must end (newline) within this long.
         public var incompleteRequestSeconds: Int64 = 5
-        /// A watcher whose socket stays full this long is disconnected.
+        /// A watcher whose socket stays full this long is disconnected; so is a client whose requests wait this long
+        /// for it to read the answers before them.
         public var stuckWatcherTimeoutSeconds: Int64 = 30
         public var watchIntervalMilliseconds: Int64 = 1000
         /// Frames are sent on change, but not more often than this.
