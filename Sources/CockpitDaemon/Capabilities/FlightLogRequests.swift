@@ -3,8 +3,8 @@ import CockpitIO
 import CockpitProtocol
 
 /// The flight log's control requests. They read the file through their own read-only connection (WAL: readers never
-/// block the writer), on the host's request worker thread: an export of a 4.5-hour flight took 30–50 ms on the event
-/// loop here (several times that on a Pi), and every GPS fix, traffic report and other client waited for it.
+/// block the writer), on the host's request worker thread: the GPX export of the 4.5-hour bench flight took ≈ 78 ms on
+/// the event loop here (several times that on a Pi), and every GPS fix, traffic report and other client waited for it.
 extension FlightLogSettings {
     public static var requests: [RequestHandler] {
         [
