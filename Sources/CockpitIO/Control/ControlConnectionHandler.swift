@@ -174,7 +174,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             default:
                 switch server.hooks.handle(request, credentials) {
                 case .now(let result):
-                    answer(context, result, id: request.id)
+                    answer(context, ControlReply.Rendered(result, id: request.id))
                 case .later(let future):
                     answering = true
                     idleTimer?.cancel()
@@ -187,8 +187,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                         guard handler.channel != nil, !handler.closing else { return }
                         let rendered = (try? outcome.get()) ?? ControlReply.Rendered(
                             .failure(ControlProtocol.Failure(.unavailable, "the request could not be completed; try again")), id: request.id)
-                        if let failure = rendered.failure { handler.count(failure) }
-                        handler.reply(context, rendered.line)
+                        handler.answer(context, rendered)
                         handler.handlePending(context)
                         if handler.inputClosedWhileAnswering, !handler.answering, handler.channel != nil {
                             handler.inputClosedWhileAnswering = false
@@ -200,21 +199,13 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func answer(_ context: ChannelHandlerContext, _ result: Result<ControlAnswer, ControlProtocol.Failure>, id: JSONValue?) {
-        switch result {
-        case .success(let answer):
-            reply(context, ControlProtocol.response(type: answer.type, id: id, body: (answer.key, answer.body)))
-        case .failure(var failure):
+    /// Writes a request's answer (rendered here, or off the loop) and counts an error answer.
+    private func answer(_ context: ChannelHandlerContext, _ rendered: ControlReply.Rendered) {
+        if let failure = rendered.failure {
             if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
-            failure.id = id
-            fail(context, failure, close: false)
+            server.count { $0.errorAnswers += 1 }
         }
-    }
-
-    /// The counters of an error answer rendered elsewhere (`fail` counts its own).
-    private func count(_ failure: ControlProtocol.Failure) {
-        if failure.errorCode == .unknownRequest || failure.errorCode == .badRequest { server.count { $0.badRequests += 1 } }
-        server.count { $0.errorAnswers += 1 }
+        reply(context, rendered.line)
     }
 
     private func reply(_ context: ChannelHandlerContext, _ line: String) {

@@ -65,7 +65,8 @@ public final class LogSink: Sendable {
         var windows: [String: Window] = [:]
         /// Keys of the windows holding repeats not yet written.
         var holding: Set<String> = []
-        var heldBackCount: UInt64 = 0
+        /// Numbers the held-back repeats in the order they came.
+        var heldBackSequence: UInt64 = 0
     }
 
     public init(style: Style, fileDescriptor: Int32 = 2, rateLimitWindowSeconds: Double = 10) {
@@ -99,8 +100,8 @@ public final class LogSink: Sendable {
             if var open = state.windows[key], now - open.start < window {
                 open.heldBack += 1
                 open.lastHeldBackAt = now
-                state.heldBackCount &+= 1
-                open.lastHeldBackOrder = state.heldBackCount
+                state.heldBackSequence &+= 1
+                open.lastHeldBackOrder = state.heldBackSequence
                 state.windows[key] = open
                 state.holding.insert(key)
                 return state.takeHeldBack(now: now, window: window, all: false)
