@@ -10,22 +10,23 @@ public final class AirfieldService {
     private let openedStore: AirfieldStore?
     /// Why the database could not be opened (nil when it opened, also while its background check still runs).
     public let openError: String?
-    /// The background quick_check of a live daemon: nil until it is done, then nil (sound) or the problem.
-    private let check: BackgroundCheck?
+    /// The deferred quick_check of a live daemon (nil when the file was checked as it opened, or did not open).
+    public let deferredCheck: DeferredCheck?
     private var checkVerdict: String??
 
     /// `checkInBackground`: open without SQLite's quick_check (≈ 200 million instructions, most of the start-up before
-    /// READY=1; issue 18) and run it on a thread of its own. The first use of the store (a lookup, a control request)
-    /// waits for its verdict if it is still running — nothing is ever answered from an unchecked file — and a file that
+    /// READY=1; issue 18) and leave it to `deferredCheck`, which the daemon runs after start-up: on cockpitd's main
+    /// thread, or on a thread of its own (`DeferredCheck`). The first use of the store (a lookup, a control request)
+    /// waits for its verdict if it has not come yet — nothing is ever answered from an unchecked file — and a file that
     /// fails is dropped with the problem as its error. Replay checks when it opens (false).
     /// `cacheDirectory`: where the index may be kept as a mapped file (`AirfieldStore.cacheDirectory`).
     /// `logger`: the database's verdict (sound, with its size and data date, or damaged and why) and where its index
-    /// came from are logged once each — a file the background check rejects is otherwise only in the status.
+    /// came from are logged once each — a file the deferred check rejects is otherwise only in the status.
     public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil, logger: Logger? = nil) {
         guard let path else {
             openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"
-            check = nil
+            deferredCheck = nil
             checkVerdict = .some(nil)
             return
         }
@@ -45,32 +46,22 @@ public final class AirfieldService {
             openedStore = nil
             openError = error.description
         }
-        if checkInBackground, openedStore != nil {
-            let check = BackgroundCheck()
-            self.check = check
-            checkVerdict = nil
-            let opened = openedStore.map { (airports: $0.airportCount, dataDate: $0.dataDate) }
-            let checkFile: @Sendable () -> Void = {
+        if checkInBackground, let opened = openedStore.map({ (airports: $0.airportCount, dataDate: $0.dataDate) }) {
+            deferredCheck = DeferredCheck {
                 let problem = AirfieldStore.integrityProblem(path: path)
                 // Logged before the verdict is handed over, so the line precedes any answer that depends on it.
-                if let logger, let opened {
+                if let logger {
                     if let problem {
                         logger.error("\(path): \(Self.oneLine(problem)); no airfield lookups until the file is replaced")
                     } else {
                         logger.info("airfield database \(path): \(opened.airports) airfields, data of \(opened.dataDate), integrity checked")
                     }
                 }
-                check.verdict.withLock { $0 = .some(problem) }
+                return problem
             }
-            do {
-                try BackgroundThread.start(name: "airfield-check", checkFile)
-            } catch {
-                // A one-off of a fraction of a second: done here, before READY=1, rather than never.
-                logger?.warning("\(error); checking the airfield database before start instead")
-                checkFile()
-            }
+            checkVerdict = nil
         } else {
-            check = nil
+            deferredCheck = nil
             checkVerdict = .some(nil)
         }
     }
@@ -104,8 +95,8 @@ public final class AirfieldService {
     /// The quick_check's verdict (nil: sound); waits for the background check if it is still running (≈ 0.1 s after
     /// start on this machine, so only a request in the daemon's first moments can wait).
     private var verdict: String?? {
-        while checkVerdict == nil, let check {
-            checkVerdict = check.verdict.withLock { $0 }
+        while checkVerdict == nil, let deferredCheck {
+            checkVerdict = deferredCheck.verdict
             if checkVerdict == nil { usleep(1_000) }
         }
         return checkVerdict
@@ -127,7 +118,35 @@ public final class AirfieldService {
     }
 }
 
-/// The background check's verdict, handed from its thread to the loop.
-private final class BackgroundCheck: Sendable {
-    let verdict = Mutex<String??>(nil)
+/// The airfield database's quick_check, run once after start-up, and its verdict, handed from the thread that ran it to
+/// the loop. cockpitd's main thread runs it after READY=1 (`LiveDaemon.start(runsChecksOnCaller:)`) and then gives
+/// its memory back: SQLite's pages for the check, freed in a malloc arena of a short-lived thread, stayed resident in
+/// that arena when a later thread took it over (≈ 150–250 kB of idle RSS connected to gpsd; docs/performance.md).
+/// Other callers (tests that start a daemon in-process) run it on a thread of its own.
+public final class DeferredCheck: Sendable {
+    private let body: @Sendable () -> String?
+    private let claimed = Atomic<Bool>(false)
+    private let result = Mutex<String??>(nil)
+
+    init(_ body: @escaping @Sendable () -> String?) { self.body = body }
+
+    /// nil until the check has run; then nil (sound) or the problem.
+    var verdict: String?? { result.withLock { $0 } }
+
+    /// Runs the check on the calling thread (once; a second call, or a call after `startThread`, does nothing).
+    public func run() {
+        guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let problem = body()
+        result.withLock { $0 = .some(problem) }
+    }
+
+    /// Runs the check on a thread of its own; on the calling thread if no thread can be had (a fraction of a second).
+    public func startThread(logger: Logger?) {
+        do {
+            try BackgroundThread.start(name: "airfield-check") { [self] in run() }
+        } catch {
+            logger?.warning("\(error); checking the airfield database on the starting thread instead")
+            run()
+        }
+    }
 }

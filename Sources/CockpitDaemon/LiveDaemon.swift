@@ -44,6 +44,8 @@ public final class LiveDaemon: Sendable {
     private let gpsSource: GPSDSource?
     private let baroSource: BaroSource?
     private let trafficReceiver: TrafficReceiver?
+    /// The airfield database's quick_check, left for after start-up (`start`, `runDeferredChecks`).
+    private let airfieldCheck: DeferredCheck?
 
     public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
         self.options = options
@@ -65,6 +67,7 @@ public final class LiveDaemon: Sendable {
         let flight = settings[FlightSettings.self], traffic = settings[TrafficSettings.self]
         let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
         runner.airfields = airfields
+        airfieldCheck = airfields.deferredCheck
         runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
         let commands = CommandInlet()
         do {
@@ -110,8 +113,11 @@ public final class LiveDaemon: Sendable {
 
     /// Opens the socket and starts the heartbeat and the sources, then tells systemd READY=1. The watchdog is pinged
     /// from the heartbeat on the event loop — so the pings stop when the core stops processing.
-    public func start(notifier: SystemdNotifier = SystemdNotifier()) throws(ControlServer.StartError) {
+    /// `runsChecksOnCaller`: the caller runs the start-up checks (`runDeferredChecks`) after this returns, on its own
+    /// thread; otherwise they run on a thread of their own, started here.
+    public func start(notifier: SystemdNotifier = SystemdNotifier(), runsChecksOnCaller: Bool = false) throws(ControlServer.StartError) {
         let host = self.host
+        if !runsChecksOnCaller { airfieldCheck?.startThread(logger: host.logger) }
         var limits = ControlServer.Limits()
         let control = options.settings[ControlSettings.self]
         limits.socketMode = control.socketMode
@@ -144,6 +150,12 @@ public final class LiveDaemon: Sendable {
         }
         try? host.onLoop { notifier.ready(status: LiveDaemon.oneLineStatus(host.runner.snapshot)) }
         if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
+    }
+
+    /// Runs the start-up checks left to the caller by `start(runsChecksOnCaller: true)`, on the calling thread: the
+    /// airfield database's quick_check (≈ 15–150 ms). Until its verdict, an airfield lookup or request waits for it.
+    public func runDeferredChecks() {
+        airfieldCheck?.run()
     }
 
     static func randomSeed() -> UInt64 {

@@ -84,7 +84,7 @@ struct Run: ParsableCommand {
         let daemon: LiveDaemon
         do {
             daemon = try LiveDaemon(options: LiveOptions(settings: settings), logger: logger)
-            try daemon.start()
+            try daemon.start(runsChecksOnCaller: true)
         } catch {
             logger.critical("cannot start: \(error)")
             throw ExitCode(1)
@@ -100,6 +100,12 @@ struct Run: ParsableCommand {
         let gps = settings[GPSSettings.self].gpsd?.description ?? "nowhere (--gpsd none)"
         let baro = settings[BaroSettings.self].sourceBackend?.description ?? "nowhere (--baro none)"
         logger.notice("\(CockpitVersion.full) running (not certified avionics); GPS from \(gps), cabin pressure from \(baro)")
+        // The airfield database's quick_check, here after READY=1 rather than on a thread of its own: its memory comes
+        // from the main arena, and malloc_trim gives it back to the system at once. Freed in a short-lived thread's
+        // arena, it stayed resident when a later thread took that arena over (docs/performance.md, "The quick_check's
+        // memory"). A signal in the meantime is handled when the check is done (≈ 15–150 ms).
+        daemon.runDeferredChecks()
+        _ = malloc_trim(0)
         let number = signals.wait()
         logger.notice("stopping on signal \(number)")
         SystemdNotifier().stopping()

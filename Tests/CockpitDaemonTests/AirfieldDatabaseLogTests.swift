@@ -2,7 +2,8 @@ import Glibc
 import Logging
 import Synchronization
 import Testing
-import CockpitDaemon
+@testable import CockpitDaemon
+import CockpitIO
 
 /// What an installer reads in the journal about the airfield database. The live daemon checks the file beside its
 /// loop (quick_check, after READY=1); a file that fails was only visible in the status (`airfields.reason`) and in a
@@ -27,17 +28,8 @@ struct AirfieldDatabaseLogTests {
     }
 
     @Test func aDamagedDatabaseIsLoggedAsAnErrorAndTheDaemonGoesOn() throws {
-        // The shipped file with three pages in its middle overwritten: it opens (the header and schema are intact),
-        // and the background quick_check finds the damage.
-        let damaged = temporaryPath(".sqlite")
+        let damaged = Self.damagedCopy()
         defer { unlink(damaged) }
-        #expect(runProcess("/bin/cp", [Self.shipped, damaged]).status == 0)
-        let file = open(damaged, O_WRONLY)
-        #expect(file >= 0)
-        let size = lseek(file, 0, SEEK_END)
-        let pages = [UInt8](repeating: 0xFF, count: 3 * 4_096)
-        #expect(pwrite(file, pages, pages.count, size / 2) == pages.count)
-        close(file)
         var refused = ProcessResult(status: 0, stdout: "", stderr: "")
         var statusAfter = ProcessResult(status: -1, stdout: "", stderr: "")
         let log = try logOfDaemon(airfields: damaged) { socket in
@@ -71,6 +63,58 @@ struct AirfieldDatabaseLogTests {
         // Without systemd's CacheDirectory the index stays in memory, and the line says why.
         #expect(info.contains("airfield index: stored; in memory (no cache directory)"), "\(log)")
         #expect(!log.contains { $0.0 >= .warning }, "\(log)")
+    }
+
+    /// A copy of the shipped file with three pages in its middle overwritten: it opens (the header and schema are
+    /// intact), and quick_check finds the damage.
+    static func damagedCopy() -> String {
+        let damaged = temporaryPath(".sqlite")
+        #expect(runProcess("/bin/cp", [shipped, damaged]).status == 0)
+        let file = open(damaged, O_WRONLY)
+        let size = lseek(file, 0, SEEK_END)
+        let pages = [UInt8](repeating: 0xFF, count: 3 * 4_096)
+        #expect(pwrite(file, pages, pages.count, size / 2) == pages.count)
+        close(file)
+        return damaged
+    }
+
+    /// cockpitd itself runs the check on its main thread after READY=1 (its memory then goes back to the system at
+    /// once; docs/performance.md), not on a thread of its own as the in-process daemons above do. The same verdict,
+    /// the same refusal, the same single log line.
+    @Test func theDaemonChecksOnItsMainThreadAfterReadyAndRefusesADamagedFile() throws {
+        let damaged = Self.damagedCopy(), log = temporaryPath(".log"), socket = temporaryPath(".sock")
+        defer { unlink(damaged); unlink(log); unlink(socket) }
+        let pid = startProcess("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2> \(log)", Binaries.cockpitd, "run", "--config", "none", "--gpsd", "none",
+                                           "--baro", "none", "--audio-device", "none", "--flight-log", "none", "--traffic-port", "0",
+                                           "--gdl90-discovery-port", "0", "--airfields", damaged, "--socket", socket])
+        #expect(waitFor(seconds: 20) { runProcess(Binaries.cockpitctl, ["status", "--socket", socket]).status == 0 })
+        let refused = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "--socket", socket])
+        let threads = DaemonThreadTests.threadNames(of: pid)
+        #expect(DaemonThreadTests.stop(pid) == 0)
+        #expect(refused.status != 0 && refused.stderr.contains("the airfield database is damaged"), "\(refused)")
+        #expect(!threads.contains("airfield-check"), "\(threads)")
+        let lines = try String(decoding: LineReader.readAll(path: log), as: UTF8.self).split(separator: "\n")
+        let running = try #require(lines.firstIndex { $0.contains(" running (not certified avionics)") }, "\(lines)")
+        let damage = lines.indices.filter { lines[$0].contains("error: \(damaged): the airfield database is damaged: Page ") }
+        #expect(damage.count == 1 && damage.allSatisfy { $0 > running }, "\(lines)")
+    }
+
+    /// The check runs once, whoever asks first: the caller, or the thread `startThread` starts.
+    @Test func theDeferredCheckRunsOnceWhoeverAsksFirst() {
+        let runs = Mutex(0)
+        let check = DeferredCheck { runs.withLock { $0 += 1 }; return "damaged" }
+        #expect(check.verdict == nil)
+        check.run()
+        check.startThread(logger: nil)
+        check.run()
+        usleep(100_000)
+        #expect(runs.withLock { $0 } == 1)
+        #expect(check.verdict == .some("damaged"))
+        let unused = DeferredCheck { runs.withLock { $0 += 1 }; return nil }
+        unused.startThread(logger: nil)
+        #expect(waitFor(seconds: 5) { unused.verdict != nil })
+        unused.run()
+        #expect(runs.withLock { $0 } == 2 && unused.verdict == .some(nil))
     }
 }
 
