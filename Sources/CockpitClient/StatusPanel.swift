@@ -71,7 +71,10 @@ public enum StatusPanel {
         guard let gps else { return "GPS      no data" }
         let state = gps["status"]?.stringValue ?? "absent"
         let connected = gps["source"]?["connected"]?.boolValue
-        let source = connected == true ? "gpsd connected" : connected == false ? "gpsd DISCONNECTED" : "no source"
+        // gpsd up with no receiver active (unplugged, never configured): said as plainly as a lost connection.
+        let noReceiver = connected == true && gps["source"]?["receivers"]?.arrayValue?.isEmpty == true
+        let source = noReceiver ? "gpsd connected, NO RECEIVER" : connected == true ? "gpsd connected"
+            : connected == false ? "gpsd DISCONNECTED" : "no source"
         guard state != "absent" else {
             return "GPS      no fix — \(source), \(gps["reports"].map(text) ?? "0") reports"
         }
@@ -89,7 +92,7 @@ public enum StatusPanel {
             ? "NOT MEASURED (\(gps["receiverStatus"]?.stringValue ?? "?")) " : ""
         let flag = (state == "stale" ? "STALE " : "") + notMeasured
         // With a fix shown, a lost gpsd connection was only in the JSON (connected: false); the line says so too.
-        let lost = connected == false ? "  gpsd DISCONNECTED" : ""
+        let lost = connected == false ? "  gpsd DISCONNECTED" : noReceiver ? "  gpsd: NO RECEIVER" : ""
         return "GPS      \(flag)\(gps["mode"]?.stringValue ?? "?") \(lat) \(lon)  \(altitude)  GS \(speed) kt  TRK \(track)°T  sats \(sats)  age \(age) s\(lost)"
     }
 

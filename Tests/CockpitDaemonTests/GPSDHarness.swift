@@ -40,10 +40,11 @@ final class RealGPSD {
     var endpoint: GPSDSource.Endpoint { GPSDSource.Endpoint(host: "127.0.0.1", port: String(gpsdPort)) }
 
     /// Starts gpsd and returns when it accepts connections (polled every 5 ms): that instant, or nil after 5 s.
+    /// `withReceivers: false` starts gpsd with none (as Debian's gpsd with an empty DEVICES and nothing plugged in).
     @discardableResult
-    func start() -> MonotonicInstant? {
+    func start(withReceivers: Bool = true) -> MonotonicInstant? {
         pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", controlSocketPath]
-                                             + udpPorts.indices.map(deviceName))
+                                             + (withReceivers ? udpPorts.indices.map(deviceName) : []))
         for _ in 0..<1_000 {
             if Self.accepts(port: gpsdPort) { return MonotonicClock.now() }
             usleep(5_000)
@@ -61,6 +62,27 @@ final class RealGPSD {
     }
 
     private var controlSocketPath: String { "/tmp/cockpitd-test-gpsd-\(gpsdPort).sock" }
+
+    /// Adds (`+`) or removes (`-`) receiver `index` through gpsd's control socket, as gpsd's hotplug script does when
+    /// a USB receiver is plugged in or pulled out; true when gpsd answered OK.
+    func control(_ operation: Character, receiver index: Int = 0) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (offset, byte) in controlSocketPath.utf8.enumerated() { raw[offset] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        guard connected else { return false }
+        let command = Array("\(operation)\(deviceName(index))\n".utf8)
+        guard write(fd, command, command.count) == command.count else { return false }
+        var answer = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &answer, answer.count)
+        return count > 0 && answer.prefix(count).starts(with: Array("OK".utf8))
+    }
 
     func send(_ sentence: String, receiver: Int = 0) {
         var address = sockaddr_in()

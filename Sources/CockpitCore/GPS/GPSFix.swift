@@ -126,11 +126,22 @@ public struct SatelliteCounts: Sendable, Equatable {
     public init(used: Int, visible: Int, device: String? = nil) { self.used = used; self.visible = visible; self.device = device }
 }
 
+/// A receiver gpsd serves (its `path`, as in reports' `device`), and whether gpsd has it active.
+public struct GPSReceiver: Sendable, Equatable {
+    public var path: String
+    public var active: Bool
+    public init(path: String, active: Bool) { self.path = path; self.active = active }
+}
+
 /// What the GPS source delivers to the core, already decoded from its raw form.
 public enum GPSReport: Sendable, Equatable {
     case fix(GPSFix)
     case satellites(SatelliteCounts)
-    /// A well-formed report of a class the core does not use (VERSION, DEVICES, WATCH, …).
+    /// gpsd's whole list of receivers (DEVICES: sent to a client as it starts watching).
+    case receiverList([GPSReceiver])
+    /// One receiver that gpsd activated or deactivated (DEVICE: plugged in, unplugged, added or removed).
+    case receiverChange(GPSReceiver)
+    /// A well-formed report of a class the core does not use (VERSION, WATCH, …).
     case ignored(reportClass: String)
     /// A line that could not be decoded; counted, never used.
     case malformed(reason: String)

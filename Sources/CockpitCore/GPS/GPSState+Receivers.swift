@@ -46,3 +46,42 @@ extension GPSState {
         return true
     }
 }
+
+/// Which receivers gpsd has active. gpsd stays up when the receiver is unplugged, and runs with none when it was never
+/// given one (its DEVICES setting, a USB receiver not plugged in): the connection alone said "connected", and the pilot
+/// or installer saw only "no fix", as under a roof. gpsd lists its receivers to each client and reports each one it
+/// activates or deactivates; the log and the status say when there is none.
+extension GPSState {
+    /// At most this many receivers are tracked (a hostile stream could name a new one in every line).
+    static let maximumReceivers = 16
+
+    static let noReceiverAdvice = "gpsd has no active GPS receiver: check the receiver's cable and gpsd's DEVICES setting"
+
+    mutating func applyReceiverList(_ list: [GPSReceiver], effects: inout [Effect]) {
+        let active = Set(list.filter(\.active).map(\.path).prefix(Self.maximumReceivers))
+        if active.isEmpty, activeReceivers?.isEmpty != true {
+            effects.append(.log(LogLine(.warning, Self.noReceiverAdvice)))
+        }
+        activeReceivers = active
+    }
+
+    mutating func applyReceiverChange(_ receiver: GPSReceiver, effects: inout [Effect]) {
+        var active = activeReceivers ?? []
+        if receiver.active {
+            guard !active.contains(receiver.path), active.count < Self.maximumReceivers else { return }
+            active.insert(receiver.path)
+            effects.append(.log(LogLine(.notice, "GPS receiver \(receiver.path) active in gpsd")))
+        } else {
+            guard let known = activeReceivers else {
+                // gpsd has not listed its receivers yet (it always does first): said, but no claim about the others.
+                effects.append(.log(LogLine(.warning, "GPS receiver \(receiver.path) gone: gpsd deactivated it")))
+                return
+            }
+            guard known.contains(receiver.path) else { return }
+            active.remove(receiver.path)
+            let none = active.isEmpty ? "; " + Self.noReceiverAdvice : ""
+            effects.append(.log(LogLine(.warning, "GPS receiver \(receiver.path) gone: gpsd deactivated it\(none)")))
+        }
+        activeReceivers = active
+    }
+}

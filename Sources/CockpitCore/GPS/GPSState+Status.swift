@@ -11,6 +11,8 @@ extension StatusSnapshot {
             "stateForSeconds": .number(stateSeconds, decimals: 1),
             "reconnects": .integer(Int64(gps.reconnects)),
         ]
+        // The receivers gpsd has active (null until it has said): [] is gpsd up with no receiver.
+        source["receivers"] = gps.activeReceivers.map { .array($0.sorted().map(JSONValue.string)) } ?? .null
         source["lastDisconnectReason"] = .optional(gps.lastDisconnectReason)
         source["lastError"] = .optional(gps.sourceConnected == true ? nil : gps.lastConnectError)
         return [

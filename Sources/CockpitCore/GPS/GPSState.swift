@@ -17,6 +17,9 @@ public struct GPSState: Sendable, Equatable {
     public var lastPositionFix: GPSFix?
     public var lastPositionFixAt: MonotonicInstant?
     public var satellites: SatelliteCounts?
+    /// The receivers gpsd has active, as it last said (DEVICES, DEVICE); nil until it says, and again from a
+    /// reconnect until it says again.
+    public var activeReceivers: Set<String>?
 
     public var reports = 0
     public var malformedReports = 0
@@ -106,6 +109,10 @@ public struct GPSState: Sendable, Equatable {
         case .satellites(let counts):
             guard accepts(device: counts.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             satellites = counts
+        case .receiverList(let list):
+            applyReceiverList(list, effects: &effects)
+        case .receiverChange(let receiver):
+            applyReceiverChange(receiver, effects: &effects)
         case .ignored:
             break
         case .malformed(let reason):
@@ -120,6 +127,7 @@ public struct GPSState: Sendable, Equatable {
         switch event {
         case .connected(let endpoint):
             if sourceConnected == false { reconnects += 1 }
+            activeReceivers = nil
             sourceConnected = true
             sourceEndpoint = endpoint
             sourceStateSince = now
@@ -131,6 +139,7 @@ public struct GPSState: Sendable, Equatable {
                 lastDisconnectReason = reason   // why the connection ended (kept while reconnecting)
             }
             sourceConnected = false
+            activeReceivers = nil
             lastConnectError = reason           // the latest failed attempt
         }
     }

@@ -80,7 +80,7 @@ public struct ReplaySummary: Sendable {
                 }
             case .fix: gpsReportsWithoutFix += 1
             case .malformed: malformedGPSReports += 1
-            case .satellites, .ignored: break
+            case .satellites, .receiverList, .receiverChange, .ignored: break
             }
         case .baro(let sample):
             baroSamples += 1

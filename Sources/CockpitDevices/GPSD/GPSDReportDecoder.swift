@@ -47,6 +47,7 @@ public struct GPSDReportDecoder: Sendable {
         }
         switch reportClass {
         case "TPV", "SKY": break
+        case "DEVICE", "DEVICES": return GPSDReceiverReports.decode(bytes, reportClass: reportClass)
         default: return .ignored(reportClass: reportClass)
         }
         guard gpsdShape else {
