@@ -8,7 +8,7 @@ public import Logging
 /// requests. Used on the daemon's loop only.
 public final class AirfieldService {
     private let openedStore: AirfieldStore?
-    /// Why the database could not be opened (nil when it opened, also while its background check still runs).
+    /// Why the database could not be opened (nil when it opened, also while its deferred check still runs).
     public let openError: String?
     /// The deferred quick_check of a live daemon (nil when the file was checked as it opened, or did not open).
     public let deferredCheck: DeferredCheck?
@@ -92,8 +92,8 @@ public final class AirfieldService {
         return verdict ?? nil
     }
 
-    /// The quick_check's verdict (nil: sound); waits for the background check if it is still running (≈ 0.1 s after
-    /// start on this machine, so only a request in the daemon's first moments can wait).
+    /// The quick_check's verdict (nil: sound); waits for the deferred check if it has not finished (it runs right after
+    /// start, ≈ 15–150 ms here, so only a request in the daemon's first moments can wait).
     private var verdict: String?? {
         while checkVerdict == nil, let deferredCheck {
             checkVerdict = deferredCheck.verdict

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
@@ -66,22 +67,10 @@ final class RealGPSD {
     /// Adds (`+`) or removes (`-`) receiver `index` through gpsd's control socket, as gpsd's hotplug script does when
     /// a USB receiver is plugged in or pulled out; true when gpsd answered OK.
     func control(_ operation: Character, receiver index: Int = 0) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (offset, byte) in controlSocketPath.utf8.enumerated() { raw[offset] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
-        guard connected else { return false }
-        let command = Array("\(operation)\(deviceName(index))\n".utf8)
-        guard write(fd, command, command.count) == command.count else { return false }
-        var answer = [UInt8](repeating: 0, count: 64)
-        let count = read(fd, &answer, answer.count)
-        return count > 0 && answer.prefix(count).starts(with: Array("OK".utf8))
+        // gpsd's control socket speaks lines, like the daemon's: the control client carries them.
+        guard let client = try? ControlClient(path: controlSocketPath, receiveTimeoutSeconds: 2),
+              (try? client.send(raw: Array("\(operation)\(deviceName(index))\n".utf8))) != nil else { return false }
+        return (try? client.readLine()) == "OK"
     }
 
     func send(_ sentence: String, receiver: Int = 0) {

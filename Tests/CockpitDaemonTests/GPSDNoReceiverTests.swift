@@ -23,6 +23,9 @@ struct GPSDNoReceiverTests {
         #expect(decoder.decode(#"{"class":"DEVICE","path":"udp://127.0.0.1:29930","activated":"2026-11-24T22:31:56.636Z"}"#)
                 == .receiverChange(GPSReceiver(path: path, active: true)))
         #expect(decoder.decode(#"{"class":"DEVICES","devices":[]}"#) == .receiverList([]))
+        let longest = "/dev/serial/by-id/" + String(repeating: "x", count: 109)   // 127 bytes: the longest gpsd names
+        #expect(decoder.decode(#"{"class":"DEVICE","path":""# + longest + #"","activated":0}"#)
+                == .receiverChange(GPSReceiver(path: longest, active: false)))
         // A u-blox on USB, as gpsd describes it once it knows the driver.
         #expect(decoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox","subtype":"SW ROM CORE 3.01 (107888),HW 00080000","activated":"2026-11-24T22:31:27.153Z","flags":1,"native":1,"bps":9600,"parity":"N","stopbits":1,"cycle":1.00,"mincycle":0.25}"#)
                 == .receiverChange(GPSReceiver(path: "/dev/ttyACM0", active: true)))
@@ -37,6 +40,8 @@ struct GPSDNoReceiverTests {
         #expect(decoder.decode(#"{"class":"DEVICE","path":"/dev/x","bps":"x"}"#) == .ignored(reportClass: "DEVICE"))
         for line in [#"{"class":"DEVICE","path":"/dev/x","activated":1}"#, #"{"class":"DEVICE","activated":0}"#,
                      #"{"class":"DEVICE","path":"","activated":0}"#, #"{"class":"DEVICES","devices":{}}"#,
+                     // gps.h's GPS_PATH_MAX is 128 bytes with the NUL: gpsd never names a longer path.
+                     #"{"class":"DEVICE","path":"/dev/"# + String(repeating: "x", count: 123) + #"","activated":0}"#,
                      #"{"class":"DEVICES","devices":[{"class":"DEVICE","activated":"2026-11-24T22:31:27.153Z"}]}"#] {
             guard case .malformed = decoder.decode(line) else { Issue.record("not refused: \(line)"); continue }
         }

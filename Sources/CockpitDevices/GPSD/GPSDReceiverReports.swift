@@ -1,3 +1,4 @@
+import CGPS
 import CockpitCore
 
 /// gpsd's DEVICES (its receivers, sent as a client starts watching) and DEVICE (one activated or deactivated) reports,
@@ -12,33 +13,43 @@ enum GPSDReceiverReports {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, reportClass: String) -> GPSReport {
         guard let report = try? JSONParser.parse(bytes: Array(bytes)) else { return .malformed(reason: "not valid JSON") }
         if reportClass == "DEVICE" {
-            switch receiver(report) {
-            case .some(.some(let receiver)): return .receiverChange(receiver)
-            case .some(.none): return .ignored(reportClass: reportClass)   // a DEVICE that does not say (a reply to ?DEVICE)
-            case .none: return .malformed(reason: "DEVICE without a path, or with an activation that is neither a time nor 0")
+            switch Device(report) {
+            case .active(let path): return .receiverChange(GPSReceiver(path: path, active: true))
+            case .inactive(let path): return .receiverChange(GPSReceiver(path: path, active: false))
+            case .unsaid: return .ignored(reportClass: reportClass)   // a DEVICE that does not say (a reply to ?DEVICE)
+            case .notGpsds: return .malformed(reason: "DEVICE without a path, or with an activation that is neither a time nor 0")
             }
         }
         guard let devices = report["devices"]?.arrayValue else { return .malformed(reason: "DEVICES without a devices array") }
         var list: [GPSReceiver] = []
         for device in devices {
-            switch receiver(device) {
-            case .some(.some(let receiver)): list.append(receiver)
-            case .some(.none): list.append(GPSReceiver(path: device["path"]?.stringValue ?? "", active: false))
-            case .none: return .malformed(reason: "DEVICES with a device without a path, or with an activation that is neither a time nor 0")
+            switch Device(device) {
+            case .active(let path): list.append(GPSReceiver(path: path, active: true))
+            case .inactive(let path), .unsaid(let path): list.append(GPSReceiver(path: path, active: false))
+            case .notGpsds:
+                return .malformed(reason: "DEVICES with a device without a path, or with an activation that is neither a time nor 0")
             }
         }
         return .receiverList(list)
     }
 
-    /// nil: not a device gpsd would send; .some(nil): a device that does not say whether it is active; else the
-    /// device: active when `activated` is a time (gpsd writes an ISO 8601 string), not when it is 0.
-    private static func receiver(_ device: JSONValue) -> GPSReceiver?? {
-        guard let path = device["path"]?.stringValue, !path.isEmpty else { return nil }
-        switch device["activated"] {
-        case nil: return .some(nil)
-        case .string(let time)? where !time.isEmpty: return GPSReceiver(path: path, active: true)
-        case .number(0)?, .integer(0)?: return GPSReceiver(path: path, active: false)
-        default: return nil
+    /// One device object: active when `activated` is a time (gpsd writes an ISO 8601 string), inactive when it is 0,
+    /// unsaid without it; not gpsd's without a path, with a path longer than gpsd's buffer for one (gps.h
+    /// `GPS_PATH_MAX`, 128 bytes with its NUL), or with any other activation.
+    private enum Device {
+        case active(String), inactive(String), unsaid(String), notGpsds
+
+        init(_ device: JSONValue) {
+            guard let path = device["path"]?.stringValue, !path.isEmpty, path.utf8.count < GPS_PATH_MAX else {
+                self = .notGpsds
+                return
+            }
+            switch device["activated"] {
+            case nil: self = .unsaid(path)
+            case .string(let time)? where !time.isEmpty: self = .active(path)
+            case .number(0)?, .integer(0)?: self = .inactive(path)
+            default: self = .notGpsds
+            }
         }
     }
 }
