@@ -62,6 +62,12 @@ seed("replay-file", '{"format":"cockpitd-recording","formatVersion":1,"software"
      '{"t":1400000000,"k":"baro.pressure","pressurePa":100653.3,"temperatureC":25.1}\n'
      '{"t":1500000000,"k":"command","command":"hypoxia.ack"}\n{"t":1600000000,"k":"gps.disconnected","reason":"eof"}\n')
 seed("replay-file", head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 20, skip=100))
+# gpsd-decode: one line at a time, as gpsd wrote them (a TPV at start-up, a 3D TPV, a SKY), and one in gpsd's layout
+# with the edge values the differential tests name (a leap second, nine decimals, a null).
+for number in (4, 7, 200, 700):
+    seed("gpsd-decode", head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 1, skip=number).rstrip(b"\r\n"))
+seed("gpsd-decode", '{"class":"TPV","device":"/dev/ttyACM0","status":2,"mode":2,"time":"2016-12-31T23:59:60.123456789Z","lat":-33.9,"lon":151.2,"speed":0.0,"track":null}')
+
 seed("replay-file", head("igc_lib__napret.igc", 40))
 seed("replay-file", head("aerofiles__skytraxx21-2023-04-15.igc", 30))
 # metar-wind: reports in the formats WindParser reads (docs/airfields.md, ICAO Annex 3 groups).

@@ -5,13 +5,14 @@ import CockpitDevices
 import Glibc
 
 /// `cockpit-bench live`: the live gpsd path of the real `cockpitd` binary with Debian's real gpsd (fed NMEA over UDP),
-/// against its reference, the libgps decode cost of one TPV line:
+/// against its reference, the libgps decode cost of one TPV line (and beside it the daemon's own decoder's, which the
+/// daemon uses since 2026-11-24):
 /// - daemon CPU per fix at ~125 fixes/s (every thread's run time from /proc/PID/task/*/schedstat, in ns), per thread,
 ///   after a warm-up (the first airfield lookup builds the in-memory index: a one-off, not a per-fix cost);
 /// - beside its first half, the kernel's floor per line: a minimal second client of the same gpsd (`KernelFloorReader`:
 ///   poll and read on one thread, nothing else), so the daemon's figure reads as floor + decode + the daemon's own work;
-///   beside its second half, the same client decoding every line as it arrives with the daemon's decoder (libgps cold
-///   after each wake-up, as in the daemon): the least a libgps reader of gpsd costs per line here;
+///   beside its second half, the same client decoding every line as it arrives with the daemon's decoder (cold after
+///   each wake-up, as in the daemon): the least a reader of gpsd that decodes as the daemon does costs per line here;
 /// - arrival → applied latency (p50/p99) as the daemon's status reports it (`daemon.gpsInputLatency`);
 /// - fix to traffic datagram on the wire, at 10 fixes/s (a real receiver's rate): a tcpdump capture on `lo` of gpsd's
 ///   TCP stream to the daemon and the traffic reports the daemon sends (`--traffic-to`, `--traffic-interval 0.2`);
@@ -23,7 +24,8 @@ func liveBenchmark() throws {
         print("live: /usr/sbin/gpsd not installed (bash Scripts/setup.sh), skipped")
         return
     }
-    let reference = decodeNanosecondsPerLine()
+    let reference = decodeNanosecondsPerLine(LibgpsReportDecoder().decode)
+    let ownDecode = decodeNanosecondsPerLine(GPSDReportDecoder().decode)
     let udpPort: UInt16 = 29_710, gpsdPort: UInt16 = 29_711, trafficPort: UInt16 = 29_712
     let gpsd = Bench.spawn(["/usr/sbin/gpsd", "-N", "-n", "-b", "-S", String(gpsdPort), "-F", "/tmp/cockpit-bench-live-gpsd.sock",
                             "udp://127.0.0.1:\(udpPort)"])
@@ -72,21 +74,21 @@ func liveBenchmark() throws {
     let cpu = Double(after.total - before.total), perFix = cpu / Double(max(1, fixes))
     let idleShare = idleNanosecondsPerSecond * seconds / Double(max(1, fixes))
     print("live gpsd → cockpitd (real gpsd, RMC+GGA over UDP, \(fixes) fixes at \(Int(Double(fixes) / (seconds - 1))) fixes/s; load \(Bench.loadAverage())):")
-    print("  daemon CPU per fix: \(format1(perFix / 1000)) µs (all threads; \(format1((perFix - idleShare) / 1000)) µs without the idle \(format1(idleNanosecondsPerSecond / 1e6)) ms/s), goal ≤ \(format1(liveGoalNanosecondsPerFix / 1000)) µs — reference: libgps decode of one TPV line, warm (20,000 in a row) \(format1(reference / 1000)) µs; ratio \(format1(perFix / reference))")
+    print("  daemon CPU per fix: \(format1(perFix / 1000)) µs (all threads; \(format1((perFix - idleShare) / 1000)) µs without the idle \(format1(idleNanosecondsPerSecond / 1e6)) ms/s), goal ≤ \(format1(liveGoalNanosecondsPerFix / 1000)) µs — reference: libgps decode of one TPV line, warm (20,000 in a row) \(format1(reference / 1000)) µs; ratio \(format1(perFix / reference)); the daemon's own decoder, warm, \(format1(ownDecode / 1000)) µs")
     let firstHalf = Double(middle.total - before.total) / Double(max(1, fixesMiddle - fixesBefore))
     let secondHalf = Double(after.total - middle.total) / Double(max(1, fixes - (fixesMiddle - fixesBefore)))
     if let floor {
-        print("  reference: the kernel's floor per line here, a minimal client of the same gpsd (poll + read on one thread, nothing else), beside the first half: \(format1(floor.perLine / 1000)) µs over \(floor.lines) lines; floor + decode \(format1((floor.perLine + reference) / 1000)) µs; the daemon in that half \(format1(firstHalf / 1000)) µs per fix, \(format1((firstHalf - floor.perLine - reference) / 1000)) µs above floor + decode")
-        if floor.perLine + reference >= liveGoalNanosecondsPerFix {
-            print("  the goal is at or below floor + decode on this machine now: no reader of gpsd that decodes with libgps can meet it here")
+        print("  reference: the kernel's floor per line here, a minimal client of the same gpsd (poll + read on one thread, nothing else), beside the first half: \(format1(floor.perLine / 1000)) µs over \(floor.lines) lines; floor + the daemon's decode \(format1((floor.perLine + ownDecode) / 1000)) µs (with libgps's \(format1((floor.perLine + reference) / 1000)) µs); the daemon in that half \(format1(firstHalf / 1000)) µs per fix, \(format1((firstHalf - floor.perLine - ownDecode) / 1000)) µs above floor + decode")
+        if floor.perLine + ownDecode >= liveGoalNanosecondsPerFix {
+            print("  the goal is at or below floor + decode on this machine now: no reader of gpsd that decodes as the daemon does can meet it here")
         }
     } else {
         print("  reference: kernel floor not measured (the second client of gpsd read no lines)")
     }
     if let decoding {
-        print("  reference: the same client decoding every line as it arrives (the daemon's GPSDReportDecoder: String, scanner, gps_unpack, cold after each wake-up), beside the second half: \(format1(decoding.perLine / 1000)) µs per line over \(decoding.lines) lines (\(decoding.fixes) fixes); the daemon in that half \(format1(secondHalf / 1000)) µs per fix, \(format1((secondHalf - decoding.perLine) / 1000)) µs above it")
+        print("  reference: the same client decoding every line as it arrives (the daemon's GPSDReportDecoder: String, scanner, members read, cold after each wake-up), beside the second half: \(format1(decoding.perLine / 1000)) µs per line over \(decoding.lines) lines (\(decoding.fixes) fixes); the daemon in that half \(format1(secondHalf / 1000)) µs per fix, \(format1((secondHalf - decoding.perLine) / 1000)) µs above it")
         if decoding.perLine >= liveGoalNanosecondsPerFix {
-            print("  a minimal libgps reader alone is at or above the goal on this machine now")
+            print("  a minimal reader decoding as the daemon does is alone at or above the goal on this machine now")
         }
     }
     print("  per thread: " + after.perThread(since: before).map { "\($0.name) \(format1($0.nanoseconds / Double(max(1, fixes)) / 1000)) µs" }.joined(separator: ", "))
@@ -174,17 +176,17 @@ func pairedLatencies(tpv: [(utcMilliseconds: Int64, nanoseconds: Int64)],
     return (pairs, unpaired)
 }
 
-/// The reference: libgps's gps_unpack of one TPV line, as the daemon's decoder calls it (median of 5 × 20,000), in
-/// this thread's CPU time — comparable with the daemon's run time, and not inflated by preemption on a loaded machine.
-func decodeNanosecondsPerLine() -> Double {
+/// One TPV line through `decode` (the reference: libgps's gps_unpack, `LibgpsReportDecoder`; or the daemon's own
+/// `GPSDReportDecoder`), median of 5 × 20,000, in this thread's CPU time — comparable with the daemon's run time, and not
+/// inflated by preemption on a loaded machine.
+func decodeNanosecondsPerLine(_ decode: (String) -> GPSReport) -> Double {
     func cpuNow() -> Int64 { clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) }
     let line = #"{"class":"TPV","device":"udp://127.0.0.1:29710","mode":3,"time":"2024-07-15T12:00:01.000Z","ept":0.005,"lat":46.209683333,"lon":12.828316667,"altHAE":1088.5472,"altMSL":1045.0000,"alt":1045.0000,"track":242.7000,"magtrack":246.2372,"magvar":3.5,"speed":10.083,"climb":-1.000,"geoidSep":43.547,"eph":19.000}"#
-    let decoder = GPSDReportDecoder()
     var runs: [Double] = []
     var sink = 0
     for _ in 0..<5 {
         let start = cpuNow()
-        for _ in 0..<20_000 { if case .fix(let fix) = decoder.decode(line) { sink &+= Int(fix.mode.rawValue) } }
+        for _ in 0..<20_000 { if case .fix(let fix) = decode(line) { sink &+= Int(fix.mode.rawValue) } }
         runs.append(Double(cpuNow() - start) / 20_000)
     }
     return Bench.percentiles(runs).median + Double(sink & 0)

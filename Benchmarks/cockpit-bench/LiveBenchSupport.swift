@@ -97,8 +97,8 @@ extension Bench {
 /// ACK it sends back are in this figure, nothing of the daemon's.
 ///
 /// With `decodes`, the same client also decodes every whole line as it arrives, through the daemon's own
-/// `GPSDReportDecoder` (a `String` per line, the scanner, libgps's `gps_unpack`): the least any reader that decodes
-/// with libgps spends per line here, decoding cold after every wake-up as the daemon does, where the warm reference
+/// `GPSDReportDecoder` (a `String` per line, the scanner, the members read): the least any reader that decodes
+/// as the daemon does spends per line here, decoding cold after every wake-up as the daemon does, where the warm reference
 /// (`decodeNanosecondsPerLine`, 20,000 lines in a row) keeps code and data in the caches.
 final class KernelFloorReader: Sendable {
     struct Sample {

@@ -45,11 +45,14 @@ struct GPSDFuzzFindingsTests {
             }
             #expect(reason.hasPrefix("TPV not in gpsd's shape"), "\(reason)")
         }
-        // "class" first and once: the same failing values reach libgps and come back at once. libgps stops at the bad
-        // value and sets no mode and no position (checked from C: `set` is STATUS_SET alone for both), so each is a TPV
-        // without mode.
+        // "class" first and once: the same failing values are refused at once, with what is wrong. (libgps stops at the
+        // bad value and sets no mode and no position — checked from C: `set` is STATUS_SET alone for both — so its
+        // decoder gave "TPV without mode".)
+        #expect(decoder.decode(#"{"class":"TPV","mode":"x"}"#) == .malformed(reason: #"TPV "mode" is not an integer"#))
+        #expect(decoder.decode(#"{"class":"TPV","device":"\#(String(repeating: "a", count: 300))","mode":3}"#)
+                == .malformed(reason: #"TPV "device" longer than 127 bytes"#))
         for line in [#"{"class":"TPV","mode":"x"}"#, #"{"class":"TPV","device":"\#(String(repeating: "a", count: 300))","mode":3}"#] {
-            #expect(decoder.decode(line) == .malformed(reason: "TPV without mode"), "\(line.prefix(40))")
+            #expect(LibgpsReportDecoder().decode(line) == .malformed(reason: "TPV without mode"), "\(line.prefix(40))")
         }
         // SKY's satellites are the one array gpsd sends (gpsd 3.22 output, shortened).
         let sky = #"{"class":"SKY","device":"udp://127.0.0.1:29470","satellites":[{"PRN":2,"el":45.0,"az":92.0,"ss":38.0,"used":true},{"PRN":5,"el":12.0,"az":310.0,"ss":0.0,"used":false}]}"#
@@ -59,5 +62,23 @@ struct GPSDFuzzFindingsTests {
         let good = #"{"class":"TPV","device":"udp://127.0.0.1:29470","mode":3,"lat":52.850155000,"lon":5.313616667,"altHAE":42.8000,"altMSL":-4.0000,"epv":20.700,"eph":11.400}"#
         guard case .fix(let fix) = decoder.decode(good) else { Issue.record("a good TPV was refused"); return }
         #expect(fix.latitudeDegrees == 52.850155 && fix.altitudeMSLMeters == -4.0)
+    }
+
+    /// The gpsd-decode fuzz target (2026-11-24): a SKY whose satellite has a "class" member and a value libgps fails to
+    /// parse spun libgps 3.22's gps_unpack forever (reproduced from C: killed by a 2 s timeout) — valid JSON, and of the
+    /// shape the line check let through to libgps then. The daemon's decoder no longer calls libgps; the line check
+    /// now also refuses a satellite with a "class", so libgps's decode (the tests' and the bench's reference) is safe
+    /// from it too. Both must come back at once, refusing it.
+    @Test func aSatelliteWithAClassIsMalformedNotAHangInLibgps() throws {
+        let found = try LineReader.readAll(path: Fixtures.directory + "/../../Fuzz/Corpus/gpsd-decode/crash-satellite-with-class-spins-libgps")
+        let lines = [String(decoding: found, as: UTF8.self),
+                     #"{"class":"SKY","satellites":[{"PRN":"x","class":"TPV"}]}"#,
+                     #"{"class":"SKY","satellites":[{"PRN":7,"class":"TPV","\#(String(repeating: "a", count: 40))":1}]}"#]
+        for line in lines {
+            for report in [GPSDReportDecoder().decode(line), LibgpsReportDecoder().decode(line)] {
+                guard case .malformed(let reason) = report else { Issue.record("not refused: \(line.prefix(60))"); continue }
+                #expect(reason.hasPrefix("SKY not in gpsd's shape"), "\(reason)")
+            }
+        }
     }
 }

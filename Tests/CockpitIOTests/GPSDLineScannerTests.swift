@@ -36,7 +36,7 @@ struct GPSDLineScannerTests {
                 guard key == "satellites", case .array(let satellites) = value else { return false }
                 return satellites.allSatisfy { satellite in
                     guard case .object(let fields) = satellite else { return false }
-                    return fields.members.allSatisfy { isPlain($0.value) }
+                    return fields.members.allSatisfy { isPlain($0.value) && $0.key != "class" }
                 }
             }
         }
@@ -121,7 +121,9 @@ struct GPSDLineScannerTests {
             (#"{"class":"TPV","lat":{"x":1}}"#, false),
             (#"{"class":"TPV","x":{"satellites":[{"a":1}]}}"#, false),
             (#"{"mode":3,"class":"TPV"}"#, false), (#"{"mode":3}"#, false), (#"{"class":3,"mode":3}"#, true),
-            (#"{"class":"SKY","satellites":[{"class":"TPV","PRN":1}]}"#, true),
+            // A satellite with a "class" (and a value libgps fails on) spun libgps 3.22: the gpsd-decode fuzz target.
+            (#"{"class":"SKY","satellites":[{"class":"TPV","PRN":1}]}"#, false),
+            (#"{"class":"SKY","satellites":[{"PRN":1,"xclass":"TPV","class0":1}]}"#, true),
         ]
         for (line, shape) in cases {
             let bytes = Array(line.utf8)

@@ -5,7 +5,7 @@ import CockpitIO
 /// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64
 /// levels), exactly one top-level object, where its `"class"` string is, and whether it has gpsd's shape for a TPV or
 /// SKY — `"class"` the first member and only once, members with plain values, except a top-level `"satellites"` array
-/// of objects with plain values.
+/// of objects with plain values and no `"class"`.
 ///
 /// Why "class first and once": libgps 3.22's `gps_unpack` spins forever when a value fails to parse (a string where a
 /// number belongs, a string or key longer than its buffer) and the top-level `"class"` member is not the first, or
@@ -13,6 +13,11 @@ import CockpitIO
 /// the gpsd-line fuzz campaign. Generated lines full of such values, through libgps from C with a 1 s alarm: with
 /// `"class"` at a random position 1,070 of 3,000 hung; with it first, none of 9,000 (docs/fuzzing.md). gpsd always
 /// writes `"class"` first.
+///
+/// And no `"class"` in a satellite: libgps 3.22 spins the same way on a SKY whose satellite has a `"class"` member and
+/// a value it fails to parse (`{"class":"SKY","satellites":[{"PRN":"x","class":"TPV"}]}`: found by the `gpsd-decode`
+/// fuzz target on 2026-11-24, reproduced from C under a 2 s timeout). The daemon no longer calls libgps to decode
+/// (`GPSDReportDecoder`); `LibgpsReportDecoder`, its reference, still does, behind this check.
 ///
 /// Why hand-written: libgps's own parser spins forever on some malformed lines (docs/fuzzing.md), so a line must be
 /// proven well formed before `gps_unpack` sees it. `JSONParser` proves it too, but builds a tree of Strings and arrays
@@ -83,6 +88,7 @@ struct GPSDLineScanner {
             let key = keyStart..<(index - 1)
             let isClass = role == .top && keyIs(key, "class")
             if role == .top, isClass != (member == 0) { gpsdShape = false }   // "class" later, or not first
+            if role == .satellite, keyIs(key, "class") { gpsdShape = false }   // gpsd's satellites have none
             skipWhitespace()
             guard byte(at: index) == UInt8(ascii: ":") else { return false }
             index += 1

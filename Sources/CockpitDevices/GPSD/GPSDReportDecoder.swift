@@ -1,12 +1,21 @@
-import CGPS
-import Glibc
 public import CockpitCore
-import CockpitIO
 
-/// Decodes one gpsd JSON report with libgps's own `gps_unpack`, in live mode and replay alike.
-/// Values libgps leaves unset (NaN, or a missing "set" bit) stay unknown — never zero.
+/// Decodes one gpsd JSON report, in live mode and replay alike: `GPSDLineScanner` proves the line is one well-formed
+/// object of gpsd's shape and finds its class in one pass; TPV and SKY are then read member by member
+/// (`GPSDReportReaders`), DEVICE and DEVICES by `GPSDReceiverReports`. Values gpsd did not send stay unknown — never
+/// zero.
+///
+/// Why not libgps's `gps_unpack`, which the daemon used until 2026-11-24 (libgps still opens the connection and sends
+/// `?WATCH`, see `GPSDSource`):
+/// - It spins forever on some malformed lines (docs/fuzzing.md), so every line already had to pass the scanner's full
+///   JSON check first; reading the few members the daemon uses from the checked bytes is little more than that check.
+/// - On the live path it cost ≈ 70,000 of the ≈ 100,000 instructions per gpsd line (callgrind: `gps_unpack` 45,000,
+///   zeroing its 24 KB `gps_data_t` 24,500), run cold after every wake-up (docs/performance.md, "The live gpsd path").
+/// It reads what libgps 3.22 reads, with libgps's types and its rules for what counts as set (libgps_json.c); where
+/// libgps is laxer it is stricter (`GPSDValues`). `LibgpsReportDecoder` keeps libgps's own decode as the independent
+/// reference: `GPSDDecoderDifferentialTests` and the `gpsd-decode` fuzz target hold the two to the same answers.
 public struct GPSDReportDecoder: Sendable {
-    /// gpsd never sends longer lines; anything longer is malformed (and never reaches libgps).
+    /// gpsd never sends longer lines; anything longer is malformed.
     public static let maximumLineBytes = 8192
 
     public init() {}
@@ -17,7 +26,7 @@ public struct GPSDReportDecoder: Sendable {
     }
 
     /// `line` without its terminator (the framer strips gpsd's CR LF; trailing blanks are ignored here).
-    private static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSReport {
+    static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSReport {
         var count = line.count
         while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D || line[count - 1] == 0x20 { count -= 1 }
         guard count > 0 else { return .malformed(reason: "empty line") }
@@ -28,13 +37,6 @@ public struct GPSDReportDecoder: Sendable {
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
             return .malformed(reason: "not a JSON object")
         }
-        // libgps parses what follows a first object as another one and, on some junk between two objects, never
-        // advances: `{"class":"TPV","mode":3}*{"class":"TPV","mode":3}` spun gps_unpack at 100 % CPU. Its parser also
-        // never advances over junk where it expects a key (`{KKK"class":"TPV",…}`) nor over an array or object where
-        // it expects a plain value (`"deviices":[{…}]` in a TPV): all found by fuzzing, all spun gps_unpack forever.
-        // And it spins when a value fails to parse and "class" is not the first member or comes again
-        // (`{"mode":"x","class":"TPV"}`; GPSDLineScanner). Only a line that is exactly one well-formed object, of the
-        // shape gpsd sends ("class" first and once, plain values, SKY's satellites), reaches libgps.
         let reportClass: String
         let gpsdShape: Bool
         switch GPSDLineScanner.check(bytes) {
@@ -50,79 +52,18 @@ public struct GPSDReportDecoder: Sendable {
         case "DEVICE", "DEVICES": return GPSDReceiverReports.decode(bytes, reportClass: reportClass)
         default: return .ignored(reportClass: reportClass)
         }
-        guard gpsdShape else {
+        // gpsd writes "class" first and once, plain values, and SKY's satellites as an array of flat objects; a TPV
+        // or SKY of another shape did not come from gpsd (and spun libgps, when libgps decoded them).
+        // libgps finds the class by looking for `"class":"TPV"` written exactly so; gpsd writes it first, with no blank.
+        guard gpsdShape, Self.startsWithClass(bytes) else {
             return .malformed(reason: "\(reportClass) not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)")
         }
-        // libgps wants a writable, NUL-terminated copy ("buf must be writeable", libgps_core.c); both it and the
-        // 24 KB gps_data_t are temporary allocations, on the stack when the thread has room (the daemon's threads do),
-        // so a report costs no heap allocation there.
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
-            withUnsafeTemporaryAllocation(of: gps_data_t.self, capacity: 1) { data in
-                UnsafeMutableRawBufferPointer(text).copyMemory(from: UnsafeRawBufferPointer(bytes))
-                text[bytes.count] = 0
-                memset(data.baseAddress!, 0, MemoryLayout<gps_data_t>.size)
-                let status = gps_unpack(text.baseAddress!, data.baseAddress!)
-                guard status == 0 else { return .malformed(reason: "libgps rejected \(reportClass) (status \(status))") }
-                return report(data.baseAddress!, reportClass: reportClass)
-            }
-        }
+        return reportClass == "TPV" ? GPSDReportReaders.tpv(bytes, openingBrace: 0) : GPSDReportReaders.sky(bytes, openingBrace: 0)
     }
 
-    private static func report(_ data: UnsafePointer<gps_data_t>, reportClass: String) -> GPSReport {
-        let set = data.pointee.set
-        if reportClass == "TPV" {
-            guard set & UInt64(MODE_SET) != 0 || set & UInt64(LATLON_SET) != 0 else {
-                return .malformed(reason: "TPV without mode")
-            }
-            // gpsd's modes are 0…3 (gps.h MODE_NOT_SEEN…MODE_3D); any other number is not a mode a receiver reports.
-            if set & UInt64(MODE_SET) != 0, GPSFixMode(rawValue: Int(data.pointee.fix.mode)) == nil {
-                return .malformed(reason: "TPV with unknown mode \(data.pointee.fix.mode)")
-            }
-            var fix = Self.fix(from: data.pointee.fix, set: set)
-            fix.device = Self.device(data)
-            return .fix(fix)
-        }
-        guard set & UInt64(SATELLITE_SET) != 0 else { return .malformed(reason: "SKY without satellites") }
-        var used = Int(data.pointee.satellites_used)
-        var visible = Int(data.pointee.satellites_visible)
-        if used < 0 || used > 255 { used = 0 }
-        if visible < 0 || visible > 255 { visible = 0 }
-        return .satellites(SatelliteCounts(used: used, visible: visible, device: Self.device(data)))
-    }
-
-    /// The report's `device` (libgps copies it into `dev.path`, NUL-terminated); nil when it named none.
-    private static func device(_ data: UnsafePointer<gps_data_t>) -> String? {
-        withUnsafeBytes(of: data.pointee.dev.path) { bytes in
-            let length = bytes.firstIndex(of: 0) ?? bytes.count
-            return length == 0 ? nil : String(decoding: bytes[..<length], as: UTF8.self)
-        }
-    }
-
-    static func fix(from f: gps_fix_t, set: gps_mask_t) -> GPSFix {
-        func known(_ value: Double) -> Double? { value.isFinite ? value : nil }
-        let mode = GPSFixMode(rawValue: Int(f.mode)) ?? .unknown
-        var utc: UTCInstant?
-        if set & UInt64(TIME_SET) != 0, f.time.tv_sec > 0 {
-            utc = UTCInstant(secondsSinceEpoch: Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1e9)
-        }
-        let hasPosition = mode.hasPosition && set & UInt64(LATLON_SET) != 0
-        // Values go on as reported: one out of its range (latitude 91, a negative speed, track 720) is refused by the
-        // core with its reason and counted (PlausibleRange), not quietly turned into "no fix" or "unknown" here.
-        let latitude = hasPosition ? known(f.latitude) : nil
-        let longitude = hasPosition ? known(f.longitude) : nil
-        var fix = GPSFix(
-            utc: utc,
-            mode: (latitude == nil || longitude == nil) && mode.hasPosition ? .noFix : mode,
-            latitudeDegrees: latitude,
-            longitudeDegrees: longitude,
-            altitudeMSLMeters: mode == .threeDimensional ? known(f.altMSL) : nil,
-            altitudeHAEMeters: mode == .threeDimensional ? known(f.altHAE) : nil,
-            groundSpeedMetersPerSecond: known(f.speed),
-            trackTrueDegrees: known(f.track),
-            climbMetersPerSecond: known(f.climb),
-            horizontalErrorMeters: known(f.eph),
-            verticalErrorMeters: known(f.epv))
-        if set & UInt64(STATUS_SET) != 0 { fix.receiverStatus = GPSReceiverStatus(rawValue: Int(f.status)) ?? .unknown }
-        return fix
+    private static func startsWithClass(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = #"{"class":""#
+        guard bytes.count > prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { expected in !zip(expected, bytes).contains { $0 != $1 } }
     }
 }

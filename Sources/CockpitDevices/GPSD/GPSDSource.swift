@@ -9,7 +9,7 @@ public import CockpitIO
 /// The live GPS source. libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) connects on a thread of its own —
 /// a connect may block, and the rest of the daemon never waits for it — and the connected socket is then read on the
 /// daemon's event loop (`GPSDLineHandler`): each report line is delivered there verbatim, to be recorded and decoded
-/// by `gps_unpack`, exactly as in replay, with no thread hand-off per line (see docs/performance.md: the hand-off and
+/// by `GPSDReportDecoder`, exactly as in replay, with no thread hand-off per line (see docs/performance.md: the hand-off and
 /// the second thread's wake-ups were most of the live CPU per fix). When gpsd is absent, dies or restarts, the source
 /// reconnects: every 100 ms to a gpsd on this machine (a refused loopback connect costs microseconds, and a fix must
 /// be back within 2 s of gpsd accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host
@@ -145,7 +145,7 @@ public final class GPSDSource: Sendable {
     ///
     /// Why not `gps_read`: measured with libgps 3.22, once a line fails to parse `gps_read` returns -1 on every
     /// later call without consuming it, so a single corrupt report would cost a reconnect and every report behind
-    /// it. Framing lines here lets one bad line be counted as malformed (by `gps_unpack`, in the decoder) while the
+    /// it. Framing lines here lets one bad line be counted as malformed (by `GPSDReportDecoder`) while the
     /// stream goes on. Lines longer than gpsd ever sends are cut at the limit so the decoder reports them.
     private func readReports(_ fd: Int32) {
         guard let bootstrap = ClientBootstrap(validatingGroup: loop) else {
