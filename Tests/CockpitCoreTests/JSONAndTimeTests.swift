@@ -43,6 +43,19 @@ struct TimeTests {
         }
     }
 
+    /// The Gregorian rule, and each month's length checked against the next month's first day.
+    @Test func daysInAMonth() {
+        #expect(CivilCalendar.daysIn(month: 2, year: 2000) == 29 && CivilCalendar.daysIn(month: 2, year: 1900) == 28)
+        #expect(CivilCalendar.daysIn(month: 2, year: 2024) == 29 && CivilCalendar.daysIn(month: 2, year: 2100) == 28)
+        for year in [1999, 2000, 2023, 2024, 2100] {
+            for month in 1...12 {
+                let next = month == 12 ? CivilCalendar.daysSinceEpoch(year: year + 1, month: 1, day: 1)
+                    : CivilCalendar.daysSinceEpoch(year: year, month: month + 1, day: 1)
+                #expect(Int(next - CivilCalendar.daysSinceEpoch(year: year, month: month, day: 1)) == CivilCalendar.daysIn(month: month, year: year))
+            }
+        }
+    }
+
     @Test func iso8601() throws {
         let t = UTCInstant(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59.5)
         #expect(t.iso8601 == "2024-02-29T23:59:59.500Z")

@@ -155,7 +155,7 @@ struct GPSDDecoderDifferentialTests {
     static func randomTime(_ random: inout SplitMix64) -> String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         let year = 1971 + Int(random.next() % 129), month = 1 + Int(random.next() % 12)
-        let day = 1 + Int(random.next() % UInt64(GPSDValues.daysIn(month: month, year: year)))
+        let day = 1 + Int(random.next() % UInt64(CivilCalendar.daysIn(month: month, year: year)))
         var text = "\(year)-\(two(month))-\(two(day))T\(two(Int(random.next() % 24))):\(two(Int(random.next() % 60))):\(two(Int(random.next() % 60)))"
         let decimals = Int(random.next() % 10)
         if decimals > 0 { text += "." + String((0..<decimals).map { _ in Character(String(random.next() % 10)) }) }

@@ -108,6 +108,15 @@ public enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Days in `month` (1…12) of `year`: February has 29 in years divisible by 4, except centuries not divisible by 400.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     public static func civilDate(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

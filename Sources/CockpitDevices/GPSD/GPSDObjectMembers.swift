@@ -61,19 +61,19 @@ struct GPSDObjectMembers {
         return Member(key: key, value: start..<index, kind: kind)
     }
 
-    /// The objects of an array member (`value` with its brackets), in order: the index of each one's `{`. Nil when an
-    /// element is not an object or there are more than `limit`.
-    func objectStarts(inArray value: Range<Int>, limit: Int) -> [Int]? {
+    /// Calls `body` with the index of each object's `{` in an array member (`value` with its brackets), in order,
+    /// allocating nothing. False when an element is not an object, there are more than `limit`, or `body` says false.
+    func forEachObject(inArray value: Range<Int>, limit: Int, _ body: (Int) -> Bool) -> Bool {
         var walker = GPSDObjectMembers(bytes: bytes, index: value.lowerBound + 1)
-        var starts: [Int] = []
+        var count = 0
         while true {
             walker.skipWhitespace()
-            guard walker.index < value.upperBound else { return nil }
-            if walker.at("]") { return starts }
+            guard walker.index < value.upperBound else { return false }
+            if walker.at("]") { return true }
             if walker.at(",") { walker.index += 1; walker.skipWhitespace() }
-            guard walker.at("{"), starts.count < limit else { return nil }
-            starts.append(walker.index)
-            guard walker.skipNested() else { return nil }
+            guard walker.at("{"), count < limit, body(walker.index) else { return false }
+            count += 1
+            guard walker.skipNested() else { return false }
         }
     }
 

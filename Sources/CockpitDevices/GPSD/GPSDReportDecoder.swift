@@ -21,44 +21,63 @@ public struct GPSDReportDecoder: Sendable {
     public init() {}
 
     public func decode(_ line: String) -> GPSReport {
-        if let report = line.utf8.withContiguousStorageIfAvailable({ Self.decode($0) }) { return report }
-        return Array(line.utf8).withUnsafeBufferPointer { Self.decode($0) }
+        Self.withBytes(line) { bytes in
+            switch Self.check(bytes) {
+            case .report(let report): report
+            case .tpv(let object): GPSDReportReaders.tpv(object, openingBrace: 0)
+            case .sky(let object): GPSDReportReaders.sky(object, openingBrace: 0)
+            }
+        }
+    }
+
+    /// What the checks every gpsd line goes through make of it: a report already (malformed, of a class the core does
+    /// not use, a receiver report), or a TPV or SKY in gpsd's shape, left to read. `LibgpsReportDecoder` shares them.
+    enum CheckedLine {
+        case report(GPSReport)
+        /// The object's bytes, a slice of the line given to `check`: valid as long as that is.
+        case tpv(UnsafeBufferPointer<UInt8>), sky(UnsafeBufferPointer<UInt8>)
+    }
+
+    /// Runs `body` on the line's UTF-8 bytes, without a copy when the string's storage is contiguous.
+    static func withBytes(_ line: String, _ body: (UnsafeBufferPointer<UInt8>) -> GPSReport) -> GPSReport {
+        if let report = line.utf8.withContiguousStorageIfAvailable(body) { return report }
+        return Array(line.utf8).withUnsafeBufferPointer(body)
     }
 
     /// `line` without its terminator (the framer strips gpsd's CR LF; trailing blanks are ignored here).
-    static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSReport {
+    static func check(_ line: UnsafeBufferPointer<UInt8>) -> CheckedLine {
         var count = line.count
         while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D || line[count - 1] == 0x20 { count -= 1 }
-        guard count > 0 else { return .malformed(reason: "empty line") }
+        guard count > 0 else { return .report(.malformed(reason: "empty line")) }
         guard count <= Self.maximumLineBytes else {
-            return .malformed(reason: "line of \(count) bytes exceeds \(Self.maximumLineBytes)")
+            return .report(.malformed(reason: "line of \(count) bytes exceeds \(Self.maximumLineBytes)"))
         }
         let bytes = UnsafeBufferPointer(rebasing: line[0..<count])
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
-            return .malformed(reason: "not a JSON object")
+            return .report(.malformed(reason: "not a JSON object"))
         }
         let reportClass: String
         let gpsdShape: Bool
         switch GPSDLineScanner.check(bytes) {
-        case .invalid: return .malformed(reason: "not valid JSON")
-        case .trailingBytes: return .malformed(reason: "more than one JSON object in the line")
+        case .invalid: return .report(.malformed(reason: "not valid JSON"))
+        case .trailingBytes: return .report(.malformed(reason: "more than one JSON object in the line"))
         case .object(let range, let shape):
-            guard let range, range.count <= 16 else { return .malformed(reason: "no \"class\" member") }
+            guard let range, range.count <= 16 else { return .report(.malformed(reason: "no \"class\" member")) }
             reportClass = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             gpsdShape = shape
         }
         switch reportClass {
         case "TPV", "SKY": break
-        case "DEVICE", "DEVICES": return GPSDReceiverReports.decode(bytes, reportClass: reportClass)
-        default: return .ignored(reportClass: reportClass)
+        case "DEVICE", "DEVICES": return .report(GPSDReceiverReports.decode(bytes, reportClass: reportClass))
+        default: return .report(.ignored(reportClass: reportClass))
         }
-        // gpsd writes "class" first and once, plain values, and SKY's satellites as an array of flat objects; a TPV
-        // or SKY of another shape did not come from gpsd (and spun libgps, when libgps decoded them).
+        // gpsd writes "class" first and once, plain values, and SKY's satellites as an array of flat objects without a
+        // "class"; a TPV or SKY of another shape did not come from gpsd (and spins libgps: GPSDLineScanner).
         // libgps finds the class by looking for `"class":"TPV"` written exactly so; gpsd writes it first, with no blank.
         guard gpsdShape, Self.startsWithClass(bytes) else {
-            return .malformed(reason: "\(reportClass) not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)")
+            return .report(.malformed(reason: "\(reportClass) not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)"))
         }
-        return reportClass == "TPV" ? GPSDReportReaders.tpv(bytes, openingBrace: 0) : GPSDReportReaders.sky(bytes, openingBrace: 0)
+        return reportClass == "TPV" ? .tpv(bytes) : .sky(bytes)
     }
 
     private static func startsWithClass(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

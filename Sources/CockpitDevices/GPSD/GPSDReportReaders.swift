@@ -132,16 +132,15 @@ enum GPSDReportReaders {
                     guard !sawSatellites else { return .malformed(reason: "SKY with \"satellites\" twice") }
                     sawSatellites = true
                     guard member.kind == .array else { throw .wrongType(expected: "an array") }
-                    guard let satellites = members.objectStarts(inArray: member.value, limit: maximumSatellites) else {
-                        return .malformed(reason: "SKY \"satellites\" not up to \(maximumSatellites) objects")
-                    }
-                    for start in satellites {
-                        guard let satellite = satellite(bytes, openingBrace: start) else {
-                            return .malformed(reason: "SKY satellite could not be read")
-                        }
+                    var unreadable = false
+                    let listed = members.forEachObject(inArray: member.value, limit: maximumSatellites) { start in
+                        guard let satellite = satellite(bytes, openingBrace: start) else { unreadable = true; return false }
                         if satellite.prn > 0 { counts.visible += 1 }
                         if satellite.used { counts.used += 1 }
+                        return true
                     }
+                    if unreadable { return .malformed(reason: "SKY satellite could not be read") }
+                    guard listed else { return .malformed(reason: "SKY \"satellites\" not up to \(maximumSatellites) objects") }
                 } else if let packed = members.packedKey(member.key), skyReals.contains(packed) {
                     try GPSDValues.checkReal(member)
                 }

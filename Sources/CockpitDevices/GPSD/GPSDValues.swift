@@ -117,7 +117,7 @@ enum GPSDValues {
         guard separator(4, "-"), separator(7, "-"), separator(10, "T"), separator(13, ":"), separator(16, ":"),
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         var end = text.count
         if text[end - 1] == UInt8(ascii: "Z") { end -= 1 }
@@ -129,26 +129,9 @@ enum GPSDValues {
             guard let value = Double(fraction) else { return nil }
             nanoseconds = Int(value * 1e9)
         }
-        let seconds = ((daysSinceEpoch(year: year, month: month, day: day) * 24 + hour) * 60 + minute) * 60 + second
+        let days = Int(CivilCalendar.daysSinceEpoch(year: year, month: month, day: day))
+        let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
         guard seconds > 0 else { return nil }   // as libgps's TIME_SET: a time at or before 1970 is no time
         return UTCInstant(secondsSinceEpoch: Double(seconds) + Double(nanoseconds) / 1e9)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the civil-from-days inverse, in 400-year eras).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -11,47 +11,18 @@ public struct LibgpsReportDecoder: Sendable {
     public init() {}
 
     public func decode(_ line: String) -> GPSReport {
-        if let report = line.utf8.withContiguousStorageIfAvailable({ Self.decode($0) }) { return report }
-        return Array(line.utf8).withUnsafeBufferPointer { Self.decode($0) }
+        GPSDReportDecoder.withBytes(line) { bytes in
+            // Only a line that is exactly one well-formed object, of the shape gpsd sends, reaches libgps: it spins
+            // forever on the others found so far (GPSDLineScanner, docs/fuzzing.md).
+            switch GPSDReportDecoder.check(bytes) {
+            case .report(let report): report
+            case .tpv(let object): Self.unpack(object, reportClass: "TPV")
+            case .sky(let object): Self.unpack(object, reportClass: "SKY")
+            }
+        }
     }
 
-    /// `line` without its terminator (the framer strips gpsd's CR LF; trailing blanks are ignored here).
-    private static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSReport {
-        var count = line.count
-        while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D || line[count - 1] == 0x20 { count -= 1 }
-        guard count > 0 else { return .malformed(reason: "empty line") }
-        guard count <= GPSDReportDecoder.maximumLineBytes else {
-            return .malformed(reason: "line of \(count) bytes exceeds \(GPSDReportDecoder.maximumLineBytes)")
-        }
-        let bytes = UnsafeBufferPointer(rebasing: line[0..<count])
-        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
-            return .malformed(reason: "not a JSON object")
-        }
-        // libgps parses what follows a first object as another one and, on some junk between two objects, never
-        // advances: `{"class":"TPV","mode":3}*{"class":"TPV","mode":3}` spun gps_unpack at 100 % CPU. Its parser also
-        // never advances over junk where it expects a key (`{KKK"class":"TPV",…}`) nor over an array or object where
-        // it expects a plain value (`"deviices":[{…}]` in a TPV): all found by fuzzing, all spun gps_unpack forever.
-        // And it spins when a value fails to parse and "class" is not the first member or comes again
-        // (`{"mode":"x","class":"TPV"}`; GPSDLineScanner). Only a line that is exactly one well-formed object, of the
-        // shape gpsd sends ("class" first and once, plain values, SKY's satellites), reaches libgps.
-        let reportClass: String
-        let gpsdShape: Bool
-        switch GPSDLineScanner.check(bytes) {
-        case .invalid: return .malformed(reason: "not valid JSON")
-        case .trailingBytes: return .malformed(reason: "more than one JSON object in the line")
-        case .object(let range, let shape):
-            guard let range, range.count <= 16 else { return .malformed(reason: "no \"class\" member") }
-            reportClass = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            gpsdShape = shape
-        }
-        switch reportClass {
-        case "TPV", "SKY": break
-        case "DEVICE", "DEVICES": return GPSDReceiverReports.decode(bytes, reportClass: reportClass)
-        default: return .ignored(reportClass: reportClass)
-        }
-        guard gpsdShape else {
-            return .malformed(reason: "\(reportClass) not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)")
-        }
+    private static func unpack(_ bytes: UnsafeBufferPointer<UInt8>, reportClass: String) -> GPSReport {
         // libgps wants a writable, NUL-terminated copy ("buf must be writeable", libgps_core.c); both it and the
         // 24 KB gps_data_t are temporary allocations, on the stack when the thread has room (the daemon's threads do),
         // so a report costs no heap allocation there.
