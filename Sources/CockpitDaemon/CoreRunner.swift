@@ -59,6 +59,9 @@ public final class CoreRunner {
         apply(event, at: timed.time)
     }
 
+    /// When the next tick falls due (nil until the first input or clock advance anchors the grid).
+    public var nextTickDue: MonotonicInstant? { scheduler.nextTick }
+
     /// Lets time pass with no input: emits every tick that has fallen due by `now`.
     public func advanceClock(to now: MonotonicInstant) {
         while let tick = scheduler.dueTick(atOrBefore: now) {

@@ -36,8 +36,8 @@ public struct LiveOptions: Sendable {
     }
 }
 
-/// Live mode: the same runner as replay, fed by device adapters and a 1 Hz heartbeat from the
-/// monotonic clock, serving the control socket until SIGINT/SIGTERM.
+/// Live mode: the same runner as replay, fed by device adapters and a heartbeat at each tick of the
+/// monotonic clock (`Heartbeat`), serving the control socket until SIGINT/SIGTERM.
 public final class LiveDaemon: Sendable {
     public let host: DaemonHost
     public let options: LiveOptions
@@ -122,21 +122,7 @@ public final class LiveDaemon: Sendable {
         let control = options.settings[ControlSettings.self]
         limits.socketMode = control.socketMode
         try host.startControl(path: control.socketPath, limits: limits)
-        let state = HeartbeatState()
-        host.loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
-            let now = MonotonicClock.now()
-            host.runner.advanceClock(to: now)
-            host.logger.writeHeldBackRepeats()   // a repeat held back by the rate limit is written within its window
-            if let interval = notifier.watchdogIntervalSeconds, now.seconds(since: state.lastWatchdog) >= interval {
-                state.lastWatchdog = now
-                notifier.watchdog()
-            }
-            if now.seconds(since: state.lastStatus) >= 5 {
-                state.lastStatus = now
-                notifier.status(LiveDaemon.oneLineStatus(host.runner.snapshot))
-            }
-        }
-        host.loop.execute { host.runner.advanceClock(to: MonotonicClock.now()) }
+        Heartbeat(host: host, notifier: notifier).start()
         gpsSource?.start()
         baroSource?.start()
         if let trafficReceiver {
@@ -165,12 +151,6 @@ public final class LiveDaemon: Sendable {
             fclose(random)
         }
         return seed
-    }
-
-    /// Confined to the loop.
-    final class HeartbeatState: @unchecked Sendable {
-        var lastWatchdog = MonotonicInstant.zero
-        var lastStatus = MonotonicInstant.zero
     }
 
     /// The one line systemd shows in `systemctl status`.

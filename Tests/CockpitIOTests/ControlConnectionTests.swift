@@ -206,6 +206,34 @@ struct ControlConnectionTests {
         _ = try? channel.finish()
     }
 
+    /// An idle daemon used to wake 5 times a second for watch frames nobody asked for (strace, 2026-11-25).
+    @Test func theWatchTimerRunsOnlyWhileSomeoneWatches() throws {
+        let harness = Harness()
+        harness.server.startWatchTimer()
+        #expect(!harness.server.watchTimerRunning)
+        let asker = try harness.connect()
+        try Self.send(asker, "status\n")
+        #expect(try harness.answers(asker).count == 1)
+        #expect(!harness.server.watchTimerRunning, "a status request is not a watch")
+        let first = try harness.connect(), second = try harness.connect()
+        try Self.send(first, "watch\n")
+        try Self.send(second, "watch\n")
+        #expect(harness.server.watchTimerRunning)
+        _ = try first.finish()
+        #expect(harness.server.watchTimerRunning, "one watcher is left")
+        _ = try second.finish()
+        #expect(!harness.server.watchTimerRunning)
+        // A new watcher starts it again, and gets frames on change as before.
+        let third = try harness.connect()
+        try Self.send(third, "watch\n")
+        #expect(try harness.answers(third).map { $0["type"] } == [.string("watching"), .string("snapshot")])
+        harness.revision += 1
+        harness.loop.advanceTime(by: .milliseconds(200))
+        #expect(try harness.answers(third).last?["status"]?["revision"] == .integer(harness.revision))
+        _ = try? third.finish()
+        _ = try? asker.finish()
+    }
+
     @Test func aWatcherThatNeverReadsLosesFramesThenIsDropped() throws {
         let harness = Harness()
         harness.server.startWatchTimer()

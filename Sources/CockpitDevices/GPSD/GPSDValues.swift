@@ -19,10 +19,10 @@ enum GPSDValues {
         switch member.kind {
         case .null: return nil
         case .number:
-            // Numbers are short (gpsd writes at most 9 decimals): a String of up to 15 bytes is stored inline, so this
-            // allocates nothing; Double's parser is correctly rounded and ignores the locale.
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[member.value]), as: UTF8.self)
-            guard let value = Double(text), value.isFinite else { throw .wrongType(expected: "a number") }
+            // Correctly rounded, as strtod, without a String (DecimalReal).
+            guard let value = DecimalReal.parse(UnsafeBufferPointer(rebasing: bytes[member.value])) else {
+                throw .wrongType(expected: "a number")
+            }
             return value
         default: throw .wrongType(expected: "a number")
         }
@@ -124,9 +124,7 @@ enum GPSDValues {
         var nanoseconds = 0
         if end > 19 {
             guard separator(19, "."), end > 20 else { return nil }
-            for offset in 20..<end where text[offset] < 0x30 || text[offset] > 0x39 { return nil }
-            let fraction = "0" + String(decoding: UnsafeBufferPointer(rebasing: text[19..<end]), as: UTF8.self)
-            guard let value = Double(fraction) else { return nil }
+            guard let value = DecimalReal.fraction(digits: UnsafeBufferPointer(rebasing: text[20..<end])) else { return nil }
             nanoseconds = Int(value * 1e9)
         }
         let days = Int(CivilCalendar.daysSinceEpoch(year: year, month: month, day: day))

@@ -49,7 +49,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         idleTimer?.cancel()
         if admitted { server.clientCount -= 1 }
-        server.watchers[ObjectIdentifier(self)] = nil
+        server.removeWatcher(self)
         channel = nil
     }
 
@@ -164,7 +164,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             case RequestName.watch:
                 idleTimer?.cancel()
                 idleTimer = nil
-                server.watchers[ObjectIdentifier(self)] = self
+                server.addWatcher(self)
                 reply(context, ControlProtocol.response(type: "watching", id: request.id, body: nil))
                 guard !closing else { return }
                 let frame = server.watchFrame(allocator: context.channel.allocator)
