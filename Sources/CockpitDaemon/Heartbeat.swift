@@ -26,6 +26,13 @@ final class Heartbeat: @unchecked Sendable {
         return wait
     }
 
+    /// The next watchdog ping after `last`, `intervalSeconds` on (nil: no watchdog). An interval over an hour is
+    /// taken as an hour (an earlier ping does no harm), so no `WATCHDOG_USEC` can overflow the instant.
+    static func nextWatchdog(after last: MonotonicInstant, intervalSeconds: Double?) -> MonotonicInstant? {
+        guard let intervalSeconds, intervalSeconds.isFinite, intervalSeconds > 0 else { return nil }
+        return MonotonicInstant(nanoseconds: last.nanoseconds &+ Int64(min(intervalSeconds, 3_600) * 1e9))
+    }
+
     private let host: DaemonHost
     private let notifier: SystemdNotifier
     // Confined to the loop.
@@ -54,9 +61,7 @@ final class Heartbeat: @unchecked Sendable {
             lastStatus = now
             notifier.status(LiveDaemon.oneLineStatus(host.runner.snapshot))
         }
-        let nextWatchdog = notifier.watchdogIntervalSeconds.map {
-            MonotonicInstant(nanoseconds: lastWatchdog.nanoseconds + Int64($0 * 1e9))
-        }
+        let nextWatchdog = Self.nextWatchdog(after: lastWatchdog, intervalSeconds: notifier.watchdogIntervalSeconds)
         let wait = Self.waitNanoseconds(now: MonotonicClock.now(), nextTick: host.runner.nextTickDue, nextWatchdog: nextWatchdog)
         host.loop.scheduleTask(in: .nanoseconds(wait)) { self.beat() }
     }

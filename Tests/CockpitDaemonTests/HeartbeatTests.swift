@@ -30,6 +30,16 @@ struct HeartbeatTests {
         #expect(Heartbeat.waitNanoseconds(now: now, nextTick: at(60 * Self.second), nextWatchdog: nil) == Self.second)
     }
 
+    /// Any interval, however absurd, gives an instant: `Int64(inf)` or `Int64(1e22)` would stop the daemon.
+    @Test func theNextPingNeverOverflows() {
+        #expect(Heartbeat.nextWatchdog(after: now, intervalSeconds: 5) == at(5 * Self.second))
+        #expect(Heartbeat.nextWatchdog(after: now, intervalSeconds: nil) == nil)
+        #expect(Heartbeat.nextWatchdog(after: now, intervalSeconds: .infinity) == nil)
+        #expect(Heartbeat.nextWatchdog(after: now, intervalSeconds: .nan) == nil)
+        #expect(Heartbeat.nextWatchdog(after: now, intervalSeconds: 9.2e12) == at(3_600 * Self.second))
+        #expect(Heartbeat.nextWatchdog(after: .zero, intervalSeconds: 0.5) == MonotonicInstant(nanoseconds: 500_000_000))
+    }
+
     /// `WatchdogSec=1` (a ping every 0.5 s): the beat comes for the ping even when the next tick is later.
     @Test func theWatchdogIsNeverLate() {
         #expect(Heartbeat.waitNanoseconds(now: now, nextTick: at(900_000_000), nextWatchdog: at(500_000_000)) == 500_000_000 + Self.margin)

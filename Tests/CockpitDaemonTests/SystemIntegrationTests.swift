@@ -79,6 +79,12 @@ struct SystemdNotifyTests {
         #expect(!notifier.notify("READY=1"))
         let other = SystemdNotifier(environment: { $0 == "WATCHDOG_USEC" ? "10000000" : $0 == "WATCHDOG_PID" ? "1" : nil })
         #expect(other.watchdogIntervalSeconds == nil, "a watchdog meant for another process is not ours")
+        for text in ["inf", "nan", "1e30", "-5", "2.5", "0", ""] {
+            let odd = SystemdNotifier(environment: { $0 == "WATCHDOG_USEC" ? text : nil })
+            #expect(odd.watchdogIntervalSeconds == nil, "WATCHDOG_USEC=\(text) is not a watchdog systemd set")
+        }
+        let largest = SystemdNotifier(environment: { $0 == "WATCHDOG_USEC" ? "18446744073709551615" : nil })
+        #expect(largest.watchdogIntervalSeconds.map { $0 > 9e12 && $0.isFinite } == true)
     }
 }
 

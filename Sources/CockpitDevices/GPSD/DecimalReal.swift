@@ -4,8 +4,8 @@
 /// Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers Accurately", PLDI 1990): when the decimal
 /// digits, without the point, form an integer `w` ≤ 2⁵³ and the power of ten `k` is within ±22, both `w` and `10^|k|`
 /// are doubles exactly, so the one IEEE multiplication or division `w × 10^k` is the correctly rounded value, the same
-/// double `strtod` gives. gpsd writes at most 9 decimals and at most 13 significant digits ("46.209683333",
-/// "1088.5472"), so every number of a report takes this path. Anything else (more than 19 significant digits, `w` over
+/// double `strtod` gives. gpsd writes at most 9 decimals and a dozen significant digits ("46.209683333",
+/// "1088.5472"), so every number of a report it writes takes this path. Anything else (more than 19 significant digits, `w` over
 /// 2⁵³, a larger exponent) goes to Swift's `Double(String)` (glibc's `strtod` in the C locale), as before.
 ///
 /// Why hand-written: the reals of a report were 8 `String`s and 8 `strtod` calls per line, ≈ 8,800 of the ≈ 29,000

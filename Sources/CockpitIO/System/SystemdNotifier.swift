@@ -17,9 +17,10 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     public init(environment: (String) -> String?) {
         var interval: Double?
-        if let usec = environment("WATCHDOG_USEC").flatMap(Double.init), usec > 0 {
+        // systemd writes whole microseconds; "inf", "1e30" or a fraction is not a watchdog it set.
+        if let usec = environment("WATCHDOG_USEC").flatMap(UInt64.init), usec > 0 {
             let pid = environment("WATCHDOG_PID").flatMap(Int32.init)
-            if pid == nil || pid == getpid() { interval = usec / 1e6 / 2 }
+            if pid == nil || pid == getpid() { interval = Double(usec) / 1e6 / 2 }
         }
         watchdogIntervalSeconds = interval
         guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty,
