@@ -181,8 +181,8 @@ struct GPSDLineScannerTests {
     }
 }
 
-/// Steele, Lea and Flood's SplitMix64: a reproducible stream without Foundation.
-struct SplitMix64 {
+/// Steele, Lea and Flood's SplitMix64: a reproducible stream without Foundation (also for `Int.random(in:using:)`).
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
