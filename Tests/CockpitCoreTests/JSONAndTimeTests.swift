@@ -66,6 +66,18 @@ struct TimeTests {
         #expect(UTCInstant.parseISO8601("2018-13-20T09:50:04Z") == nil)
     }
 
+    /// A day the month does not have is refused, not rolled into the next month (the Gregorian rule: 2000 and 2024
+    /// have a 29 February, 1900, 2023 and 2100 do not). Epoch seconds from `date -u -d … +%s`.
+    @Test func iso8601RefusesDaysTheMonthDoesNotHave() {
+        #expect(UTCInstant.parseISO8601("2024-02-29T12:00:00Z")?.secondsSinceEpoch == 1_709_208_000)
+        #expect(UTCInstant.parseISO8601("2000-02-29T00:00:00Z")?.secondsSinceEpoch == 951_782_400)
+        #expect(UTCInstant.parseISO8601("2018-04-30T23:59:59Z")?.secondsSinceEpoch == 1_525_132_799)
+        for text in ["2023-02-29T12:00:00Z", "2100-02-29T12:00:00Z", "1900-02-29T12:00:00Z", "2018-02-30T09:50:04Z",
+                     "2018-04-31T09:50:04Z", "2018-06-31T00:00:00.500Z", "2018-08-32T09:50:04Z", "2018-08-00T09:50:04Z"] {
+            #expect(UTCInstant.parseISO8601(text) == nil, "\(text)")
+        }
+    }
+
     @Test func ticksFallOnAFixedGrid() {
         var scheduler = TickScheduler(intervalSeconds: 1)
         #expect(scheduler.dueTick(atOrBefore: MonotonicInstant(seconds: 10.3)) == nil)

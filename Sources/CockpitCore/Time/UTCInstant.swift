@@ -37,7 +37,8 @@ public struct UTCInstant: Comparable, Hashable, Sendable, CustomStringConvertibl
     public var iso8601: String { civil.iso8601 }
     public var description: String { iso8601 }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (the form gpsd and cockpitd write). Nil for anything else.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (the form gpsd and cockpitd write). Nil for anything else, a day the
+    /// month does not have included (30 February is not 2 March); second 60 is a leap second.
     public static func parseISO8601(_ text: String) -> UTCInstant? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),
@@ -55,7 +56,8 @@ public struct UTCInstant: Comparable, Hashable, Sendable, CustomStringConvertibl
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second <= 60
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
