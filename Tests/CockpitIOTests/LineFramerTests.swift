@@ -13,9 +13,10 @@ struct LineFramerTests {
     }
 
     /// Random streams of letters, CR, LF and non-ASCII bytes, cut into random chunks and handed over as a socket read
-    /// is (raw buffers, the memchr path) and as array slices, against the framing written out plainly over the whole
-    /// stream: each LF ends a line; a line of at most the limit loses one trailing CR and is delivered when not empty;
-    /// a longer one is delivered once as its first limit + 1 bytes; an unended tail is delivered only when too long.
+    /// is (raw buffers) and as array slices (both searched with memchr), and as a lazy view with no contiguous storage
+    /// (searched byte by byte), against the framing written out plainly over the whole stream: each LF ends a line; a
+    /// line of at most the limit loses one trailing CR and is delivered when not empty; a longer one is delivered once
+    /// as its first limit + 1 bytes; an unended tail is delivered only when too long.
     @Test func randomChunkingsFrameAsTheWholeStreamDoes() {
         var random = SplitMix64(seed: 0x11E_F4A3)
         let alphabet: [UInt8] = [0x61, 0x62, 0x7B, 0x22, 0x0D, 0x0A, 0x0A, 0xC3, 0xA9, 0xFF]
@@ -41,15 +42,20 @@ struct LineFramerTests {
             var cuts = [0]
             while cuts.last! < stream.count { cuts.append(min(stream.count, cuts.last! + Int.random(in: 1...20, using: &random))) }
             var raw = LineFramer(maximumLineBytes: limit), slices = LineFramer(maximumLineBytes: limit)
-            var fromRaw: [String] = [], fromSlices: [String] = []
+            var lazy = LineFramer(maximumLineBytes: limit)
+            var fromRaw: [String] = [], fromSlices: [String] = [], fromLazy: [String] = []
             for (from, to) in zip(cuts, cuts.dropFirst()) {
                 let chunk = Array(stream[from..<to])
                 chunk.withUnsafeBytes { bytes in raw.append(bytes) { fromRaw.append($0) } }
                 slices.append(chunk[...]) { fromSlices.append($0) }
+                let view = chunk.lazy.map { $0 }
+                #expect(view.withContiguousStorageIfAvailable { _ in true } == nil)
+                lazy.append(view) { fromLazy.append($0) }
             }
             #expect(fromRaw == expected, "round \(round): \(stream) limit \(limit)")
             #expect(fromSlices == expected, "round \(round): \(stream) limit \(limit)")
-            if fromRaw != expected || fromSlices != expected { return }
+            #expect(fromLazy == expected, "round \(round): \(stream) limit \(limit)")
+            if fromRaw != expected || fromSlices != expected || fromLazy != expected { return }
         }
     }
 }
