@@ -208,10 +208,21 @@ struct GPSDDecoderDifferentialTests {
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u8880b","lat":1.5,"lon":2.5}"#, .oursStricter),
         (#"{"class":"SKY","satellites":[]}"#, .agree), (#"{"class":"SKY","satellites":[{"PRN":7,"used":true},{}]}"#, .agree), (#"{"class":"SKY","nSat":12,"uSat":3}"#, .agree),
         (#"{"class":"SKY","satellites":[{"PRN":0,"used":true},{"PRN":-3},{"PRN":9,"used":false}]}"#, .agree),
+        // A member with an array or object for its value where gpsd writes none: libgps's reading stops there and it
+        // hands over what it read before (checked from C); both refuse it behind the line check. The first was found by
+        // the gpsd-decode fuzz target, when ours read the longitude after a TPV's "satellites".
+        (#"{"class":"TPV","satellites":[],"lon":1}"#, .agree),
+        (#"{"class":"TPV","mode":2,"foo":[1],"lat":1.5,"lon":2.5}"#, .agree),
+        (#"{"class":"SKY","foo":{},"hdop":1.5,"satellites":[{"PRN":1,"used":true}]}"#, .agree),
+        (#"{"class":"SKY","satellites":[{"PRN":1,"foo":[],"used":true}]}"#, .agree),
     ])
     func edgesOfTheProtocolDecodeAlike(_ line: String, _ expected: Verdict) {
         let a = ours.decode(line), b = libgps.decode(line)
         #expect(Self.compare(a, b) == expected, "ours \(a)\nlibgps \(b)")
+        if line.contains("foo") || line.contains(#""TPV","satellites""#) {
+            guard case .malformed(let reason) = a else { Issue.record("not refused: \(a)"); return }
+            #expect(reason.contains("not in gpsd's shape"), "\(reason)")
+        }
     }
 
     /// Times in gpsd's layout over 1971–2099, 0 to 9 decimals: the same instant as libgps makes, to the last bit.

@@ -8,7 +8,8 @@ import CockpitCore
 /// grammar, and on 100,000 seeded mutations of the real lines.
 @Suite("gpsd line scanner against JSONParser")
 struct GPSDLineScannerTests {
-    /// What the tree says: valid or not, the first-level "class" string, gpsd's shape for a TPV or SKY.
+    /// What the tree says: valid or not, the first-level "class" string, gpsd's shape for a TPV or SKY (plain values,
+    /// and in a SKY a "satellites" array of plain objects without a "class").
     struct Reference: Equatable {
         var valid: Bool
         var reportClass: String?
@@ -31,9 +32,10 @@ struct GPSDLineScannerTests {
             }
             // gpsd writes "class" first, and once (a later one is lost in the tree: see the mutation test's exemption).
             let classFirst = object.members.first?.key == "class"
+            let isSKY = reportClass == "SKY"
             gpsdShape = classFirst && object.members.allSatisfy { key, value in
                 if isPlain(value) { return true }
-                guard key == "satellites", case .array(let satellites) = value else { return false }
+                guard key == "satellites", isSKY, case .array(let satellites) = value else { return false }
                 return satellites.allSatisfy { satellite in
                     guard case .object(let fields) = satellite else { return false }
                     return fields.members.allSatisfy { isPlain($0.value) && $0.key != "class" }
@@ -124,6 +126,10 @@ struct GPSDLineScannerTests {
             // A satellite with a "class" (and a value libgps fails on) spun libgps 3.22: the gpsd-decode fuzz target.
             (#"{"class":"SKY","satellites":[{"class":"TPV","PRN":1}]}"#, false),
             (#"{"class":"SKY","satellites":[{"PRN":1,"xclass":"TPV","class0":1}]}"#, true),
+            // Satellites in a TPV: libgps stops reading there (found by the gpsd-decode fuzz target, 2026-11-25).
+            (#"{"class":"TPV","satellites":[],"lon":1}"#, false),
+            (#"{"class":"TPV","satellites":[{"PRN":1}]}"#, false),
+            (#"{"class":"WATCH","satellites":[]}"#, false),
         ]
         for (line, shape) in cases {
             let bytes = Array(line.utf8)

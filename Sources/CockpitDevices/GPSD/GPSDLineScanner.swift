@@ -4,8 +4,8 @@ import CockpitIO
 /// Checks one gpsd report line in a single pass over its bytes, building nothing: strict RFC 8259 JSON (the same
 /// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64
 /// levels), exactly one top-level object, where its `"class"` string is, and whether it has gpsd's shape for a TPV or
-/// SKY — `"class"` the first member and only once, members with plain values, except a top-level `"satellites"` array
-/// of objects with plain values and no `"class"`.
+/// SKY — `"class"` the first member and only once, members with plain values, except, in a SKY, a top-level
+/// `"satellites"` array of objects with plain values and no `"class"`.
 ///
 /// Why "class first and once": libgps 3.22's `gps_unpack` spins forever when a value fails to parse (a string where a
 /// number belongs, a string or key longer than its buffer) and the top-level `"class"` member is not the first, or
@@ -100,7 +100,10 @@ struct GPSDLineScanner {
                 if role != .foreign { gpsdShape = false }
                 guard depth + 1 < Self.maximumDepth, scanObject(depth: depth + 1, role: .foreign) else { return false }
             case UInt8(ascii: "["):
-                let satellites = role == .top && keyIs(key, "satellites")
+                // Only a SKY has satellites: libgps 3.22 stops reading a TPV at an array it does not know and hands over
+                // the members before it (`{"class":"TPV","satellites":[],"lon":1}` without its longitude: the
+                // gpsd-decode fuzz target, 2026-11-25, checked from C), where the daemon's reader skipped it.
+                let satellites = role == .top && keyIs(key, "satellites") && classIs("SKY")
                 if role != .foreign && !satellites { gpsdShape = false }
                 guard depth + 1 < Self.maximumDepth,
                       scanArray(depth: depth + 1, elementRole: satellites ? .satellite : .foreign) else { return false }
@@ -162,6 +165,12 @@ struct GPSDLineScanner {
             for offset in 0..<key.count where bytes[key.lowerBound + offset] != expected[offset] { return false }
             return true
         }
+    }
+
+    /// Whether the report's `"class"`, as far as read, is `name` written plainly.
+    private func classIs(_ name: StaticString) -> Bool {
+        guard let reportClass else { return false }
+        return keyIs(reportClass, name)
     }
 
     private mutating func scanLiteral(_ literal: StaticString) -> Bool {
