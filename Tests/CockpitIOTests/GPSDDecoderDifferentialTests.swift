@@ -13,36 +13,10 @@ struct GPSDDecoderDifferentialTests {
     let ours = GPSDReportDecoder()
     let libgps = LibgpsReportDecoder()
 
-    enum Verdict: Equatable, Sendable { case agree, oursStricter, disagree(String) }
+    typealias Verdict = GPSDDecoderAgreement
 
-    /// `mayRefuseTime`: our time may be unknown where libgps's is not.
-    static func compare(_ ours: GPSReport, _ libgps: GPSReport, mayRefuseTime: Bool = false) -> Verdict {
-        switch (ours, libgps) {
-        case (.malformed, .malformed): return .agree
-        case (.malformed, .fix), (.malformed, .satellites): return .oursStricter
-        case (_, .malformed): return .disagree("laxer: libgps refused, ours gave \(ours)")
-        case (.fix(var a), .fix(let b)):
-            if mayRefuseTime, a.utc == nil { a.utc = b.utc }
-            return sameFix(a, b) ? .agree : .disagree("ours \(a)\nlibgps \(b)")
-        default: return ours == libgps ? .agree : .disagree("ours \(ours)\nlibgps \(libgps)")
-        }
-    }
-
-    /// Reals within 4 units in the last place: libgps's `safe_atof` is not correctly rounded (the gpsd-decode fuzz
-    /// target found 1.111111111111111e71 from `1.111111111111111e+71`, one unit off); Swift's parser is.
-    static func sameFix(_ a: GPSFix, _ b: GPSFix) -> Bool {
-        let reals: [KeyPath<GPSFix, Double?>] = [\.latitudeDegrees, \.longitudeDegrees, \.altitudeMSLMeters, \.altitudeHAEMeters,
-                                                \.groundSpeedMetersPerSecond, \.trackTrueDegrees, \.climbMetersPerSecond,
-                                                \.horizontalErrorMeters, \.verticalErrorMeters]
-        for path in reals {
-            switch (a[keyPath: path], b[keyPath: path]) {
-            case (nil, nil): continue
-            case (let x?, let y?) where x == y || abs(x - y) <= 4 * max(abs(x), abs(y)).ulp: continue
-            default: return false
-            }
-        }
-        return a.utc == b.utc && a.mode == b.mode && a.receiverStatus == b.receiverStatus && a.device == b.device
-            && a.altitudeMSLFromGeoidModel == b.altitudeMSLFromGeoidModel
+    static func compare(_ ours: GPSReport, _ libgps: GPSReport) -> Verdict {
+        GPSDDecoderAgreement.compare(ours: ours, libgps: libgps)
     }
 
     @Test func everyLineARealGpsdWroteDecodesAsLibgpsDecodesIt() throws {
