@@ -40,40 +40,25 @@ public struct UTCInstant: Comparable, Hashable, Sendable, CustomStringConvertibl
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (the form gpsd and cockpitd write). Nil for anything else, a day the
     /// month does not have included (30 February is not 2 March); second 60 is a leap second.
     public static func parseISO8601(_ text: String) -> UTCInstant? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),
-              bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                value = value * 10 + digit
+        var text = text
+        return text.withUTF8 { bytes -> UTCInstant? in
+            guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), let time = CivilCalendar.dateAndTime(bytes) else {
+                return nil
             }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
-              hour < 24, minute < 60, second <= 60
-        else { return nil }
-        var fraction = 0.0
-        if bytes.count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21 else { return nil }
-            var scale = 0.1
-            for index in 20..<(bytes.count - 1) {
-                let digit = Int(bytes[index]) - 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                fraction += Double(digit) * scale
-                scale /= 10
+            var fraction = 0.0
+            if bytes.count > 20 {
+                guard bytes[19] == UInt8(ascii: "."), bytes.count > 21 else { return nil }
+                var scale = 0.1
+                for index in 20..<(bytes.count - 1) {
+                    let digit = Int(bytes[index]) - 48
+                    guard digit >= 0 && digit <= 9 else { return nil }
+                    fraction += Double(digit) * scale
+                    scale /= 10
+                }
             }
-        } else if bytes.count != 20 {
-            return nil
+            return UTCInstant(year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+                              second: Double(time.second) + fraction)
         }
-        return UTCInstant(year: year, month: month, day: day, hour: hour, minute: minute,
-                          second: Double(second) + fraction)
     }
 }
 
@@ -108,6 +93,30 @@ public enum CivilCalendar {
         let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date and time of day at the start of `text`, `YYYY-MM-DDTHH:MM:SS` (ISO 8601 as gpsd and cockpitd write it),
+    /// whatever follows: nil unless every digit and separator is in place and the date exists (30 February does not);
+    /// second 60 is a leap second. Shared by `UTCInstant.parseISO8601` and the gpsd decoder's times.
+    public static func dateAndTime(_ text: UnsafeBufferPointer<UInt8>)
+        -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
+        guard text.count >= 19 else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for offset in start..<(start + count) {
+                let digit = text[offset]
+                guard digit >= 0x30, digit <= 0x39 else { return nil }
+                value = value * 10 + Int(digit - 0x30)
+            }
+            return value
+        }
+        func separator(_ offset: Int, _ character: Unicode.Scalar) -> Bool { text[offset] == UInt8(ascii: character) }
+        guard separator(4, "-"), separator(7, "-"), separator(10, "T"), separator(13, ":"), separator(16, ":"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return (year, month, day, hour, minute, second)
     }
 
     /// Days in `month` (1…12) of `year`: February has 29 in years divisible by 4, except centuries not divisible by 400.

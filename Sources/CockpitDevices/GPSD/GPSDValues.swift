@@ -103,32 +103,17 @@ enum GPSDValues {
     static func time(_ member: GPSDObjectMembers.Member, in bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> UTCInstant? {
         guard member.kind == .string else { throw .wrongType(expected: "a time string") }
         let text = UnsafeBufferPointer(rebasing: bytes[member.value])
-        guard text.count >= 19 else { return nil }
-        func number(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for offset in start..<(start + count) {
-                let digit = text[offset]
-                guard digit >= 0x30, digit <= 0x39 else { return nil }
-                value = value * 10 + Int(digit - 0x30)
-            }
-            return value
-        }
-        func separator(_ offset: Int, _ character: Unicode.Scalar) -> Bool { text[offset] == UInt8(ascii: character) }
-        guard separator(4, "-"), separator(7, "-"), separator(10, "T"), separator(13, ":"), separator(16, ":"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        guard let time = CivilCalendar.dateAndTime(text) else { return nil }
         var end = text.count
         if text[end - 1] == UInt8(ascii: "Z") { end -= 1 }
         var nanoseconds = 0
         if end > 19 {
-            guard separator(19, "."), end > 20 else { return nil }
+            guard text[19] == UInt8(ascii: "."), end > 20 else { return nil }
             guard let value = DecimalReal.fraction(digits: UnsafeBufferPointer(rebasing: text[20..<end])) else { return nil }
             nanoseconds = Int(value * 1e9)
         }
-        let days = Int(CivilCalendar.daysSinceEpoch(year: year, month: month, day: day))
-        let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
+        let days = Int(CivilCalendar.daysSinceEpoch(year: time.year, month: time.month, day: time.day))
+        let seconds = ((days * 24 + time.hour) * 60 + time.minute) * 60 + time.second
         guard seconds > 0 else { return nil }   // as libgps's TIME_SET: a time at or before 1970 is no time
         return UTCInstant(secondsSinceEpoch: Double(seconds) + Double(nanoseconds) / 1e9)
     }
