@@ -81,6 +81,8 @@ enum GPSDValues {
             guard case .string(let decoded)? = try? JSONParser.parse(bytes: [0x22] + Array(raw) + [0x22]) else {
                 throw .wrongType(expected: "a string")
             }
+            // `\u0000` ends libgps's C string there and the path with it; a path has no NUL, the report is refused.
+            guard !decoded.utf8.contains(0) else { throw .wrongType(expected: "a string without a NUL") }
             text = decoded
         } else {
             text = String(decoding: raw, as: UTF8.self)
