@@ -155,10 +155,8 @@ public final class LiveDaemon: Sendable {
 
     /// The one line systemd shows in `systemctl status`.
     public static func oneLineStatus(_ snapshot: StatusSnapshot) -> String {
-        let gps = snapshot.gpsValidity == .valid ? "GPS \(snapshot.gps.lastPositionFix?.mode.name ?? "?")" : "GPS \(snapshot.gpsValidity.rawValue)"
-        let cabin = snapshot.cabinAltitudeFeet.map { "cabin \(Int($0)) ft" } ?? "cabin unknown"
         let hypoxia = snapshot.hypoxia.isSounding(at: snapshot.monotonic) ? ", CHECK OXYGEN" : ""
-        return "\(gps), \(cabin), \(snapshot.flight.phase.rawValue)\(hypoxia)"
+        return "\(snapshot.gpsOneLine), \(snapshot.baroOneLine), \(snapshot.flight.phase.rawValue)\(hypoxia)"
     }
 
     /// For tests of the watchdog only: blocks the event loop (a wedged core) for `seconds`.

@@ -1,5 +1,13 @@
-/// The `baro` section of the status.
+/// The `baro` section of the status, and its part of the one line systemd shows.
 extension StatusSnapshot {
+    /// `cabin 8500 ft` (pressure altitude); `cabin unknown (reading stale)`, `(no sensor)` when the BMP280 is not there.
+    /// Without a barometer source (`--baro none`, a replay without pressure) just `cabin unknown`.
+    public var baroOneLine: String {
+        if let feet = cabinAltitudeFeet { return "cabin \(Int(feet.rounded())) ft" }
+        if baroValidity == .stale { return "cabin unknown (reading stale)" }
+        return baro.sensorPresent == false ? "cabin unknown (no sensor)" : "cabin unknown"
+    }
+
     var baroJSON: JSONObject {
         let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
         let cabin = cabinAltitudeFeet

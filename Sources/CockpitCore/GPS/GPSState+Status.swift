@@ -1,5 +1,25 @@
-/// The `gps` section of the status.
+/// The `gps` section of the status, and its part of the one line systemd shows.
 extension StatusSnapshot {
+    /// `GPS 3D`; `GPS stale (last fix 12 s ago)`; `GPS absent (gpsd not reachable)`, `(gpsd has no receiver)` or
+    /// `(no fix yet)` — what an installer at `systemctl status` needs to know first. Without a gpsd source (a replay,
+    /// `--gpsd none`) just `GPS absent`.
+    public var gpsOneLine: String {
+        switch gpsValidity {
+        case .valid:
+            return "GPS \(gps.lastPositionFix?.mode.name ?? "?")"
+        case .stale:
+            let seconds = gps.lastPositionFixAt.map { Int(monotonic.seconds(since: $0)) }
+            return "GPS stale" + (seconds.map { " (last fix \($0) s ago)" } ?? "")
+        case .absent:
+            switch (gps.sourceConnected, gps.activeReceivers?.isEmpty) {
+            case (false?, _): return "GPS absent (gpsd not reachable)"
+            case (true?, true?): return "GPS absent (gpsd has no receiver)"
+            case (true?, _): return "GPS absent (no fix yet)"
+            case (nil, _): return "GPS absent"
+            }
+        }
+    }
+
     var gpsJSON: JSONObject {
         let fix = gps.lastPositionFix
         let ageSeconds = gps.lastPositionFixAt.map { monotonic.seconds(since: $0) }
