@@ -97,7 +97,7 @@ if [[ $which == smoke ]]; then
     for target in $(targets); do
         runs=$(awk -v t="$target" '$1 == t { print $2 }' Fuzz/smoke-runs)
         if [[ -z $runs ]]; then echo "FUZZ FAILURE: $target has no line in Fuzz/smoke-runs" >&2; failed=1; continue; fi
-        run_one "$target" -seed=1 -runs="$runs" || failed=1
+        run_one "$target" -seed=1 -runs="$runs" || { failed=1; continue; }
         done_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$root/Fuzz/.build/logs/$target.log")
         if [[ ${done_runs:-0} -lt $runs ]]; then
             echo "note: $target stopped at the ${seconds} s cap after ${done_runs:-?} of $runs executions (not the fixed run)" >&2

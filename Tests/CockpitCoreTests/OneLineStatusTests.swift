@@ -40,5 +40,13 @@ struct OneLineStatusTests {
         #expect(Self.line([(0, .gps(.fix(Self.fix))), (0, .baro(BaroSample(pressurePascals: 101_325, temperatureCelsius: 15))),
                            (12.4, .tick)])
                 == "GPS stale (last fix 12 s ago), cabin unknown (reading stale)")
+        // The receiver unplugged in flight: how old the fix is, and why.
+        #expect(Self.line([(0, .gpsSource(.connected(endpoint: "localhost:2947"))),
+                           (0, .gps(.receiverList([GPSReceiver(path: "/dev/ttyACM0", active: true)]))), (0, .gps(.fix(Self.fix))),
+                           (5, .gps(.receiverChange(GPSReceiver(path: "/dev/ttyACM0", active: false)))), (40, .tick)])
+                .hasPrefix("GPS stale (last fix 40 s ago, gpsd has no receiver), "))
+        #expect(Self.line([(0, .gpsSource(.connected(endpoint: "localhost:2947"))), (0, .gps(.fix(Self.fix))),
+                           (5, .gpsSource(.disconnected(reason: "gpsd closed the connection"))), (40, .tick)])
+                .hasPrefix("GPS stale (last fix 40 s ago, gpsd not reachable), "))
     }
 }

@@ -1,22 +1,24 @@
 /// The `gps` section of the status, and its part of the one line systemd shows.
 extension StatusSnapshot {
-    /// `GPS 3D`; `GPS stale (last fix 12 s ago)`; `GPS absent (gpsd not reachable)`, `(gpsd has no receiver)` or
-    /// `(no fix yet)` — what an installer at `systemctl status` needs to know first. Without a gpsd source (a replay,
-    /// `--gpsd none`) just `GPS absent`.
+    /// `GPS 3D`; `GPS stale (last fix 12 s ago)`; `GPS absent (no fix yet)` — and why, where the source knows:
+    /// `gpsd not reachable`, `gpsd has no receiver` (`GPS stale (last fix 40 s ago, gpsd has no receiver)`), what an
+    /// installer at `systemctl status` needs to know first. Without a gpsd source (a replay, `--gpsd none`) no reason.
     public var gpsOneLine: String {
+        let source: String? = switch (gps.sourceConnected, gps.activeReceivers?.isEmpty) {
+        case (false?, _): "gpsd not reachable"
+        case (true?, true?): "gpsd has no receiver"
+        default: nil
+        }
         switch gpsValidity {
         case .valid:
             return "GPS \(gps.lastPositionFix?.mode.name ?? "?")"
         case .stale:
-            let seconds = gps.lastPositionFixAt.map { Int(monotonic.seconds(since: $0)) }
-            return "GPS stale" + (seconds.map { " (last fix \($0) s ago)" } ?? "")
+            let age = gps.lastPositionFixAt.map { "last fix \(Int(monotonic.seconds(since: $0))) s ago" }
+            let reasons = [age, source].compactMap { $0 }
+            return "GPS stale" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
         case .absent:
-            switch (gps.sourceConnected, gps.activeReceivers?.isEmpty) {
-            case (false?, _): return "GPS absent (gpsd not reachable)"
-            case (true?, true?): return "GPS absent (gpsd has no receiver)"
-            case (true?, _): return "GPS absent (no fix yet)"
-            case (nil, _): return "GPS absent"
-            }
+            if let source { return "GPS absent (\(source))" }
+            return gps.sourceConnected == true ? "GPS absent (no fix yet)" : "GPS absent"
         }
     }
 
