@@ -186,6 +186,13 @@ struct GPSDDecoderDifferentialTests {
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0000b","lat":1.5,"lon":2.5}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0000","lat":1.5,"lon":2.5}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0","lat":1.5,"lon":2.5}"#, .agree),
+        // libgps's safe_atof reads the first 18 digits of a number, leading zeros included, and drops the rest (checked
+        // from C: 0.000000000000000000080 is 0 there); ours refuses a number of more digits than that (found by a
+        // gpsd-decode campaign). 18 digits agree.
+        (#"{"class":"TPV","mode":2,"lat":1.5,"lon":2.5,"speed":0.000000000000000000080}"#, .oursStricter),
+        (#"{"class":"TPV","mode":2,"lat":1.5,"lon":1234567890123456789}"#, .oursStricter),
+        (#"{"class":"TPV","mode":2,"lat":1.5,"lon":0.00000000000000008}"#, .agree),
+        (#"{"class":"TPV","mode":2,"lat":1.5,"lon":-0.00000000000000008e-3}"#, .agree),
         (#"{"class":"SKY","satellites":[]}"#, .agree), (#"{"class":"SKY","satellites":[{"PRN":7,"used":true},{}]}"#, .agree), (#"{"class":"SKY","nSat":12,"uSat":3}"#, .agree),
         (#"{"class":"SKY","satellites":[{"PRN":0,"used":true},{"PRN":-3},{"PRN":9,"used":false}]}"#, .agree),
         // A member with an array or object for its value where gpsd writes none: libgps's reading stops there and it

@@ -19,13 +19,29 @@ enum GPSDValues {
         switch member.kind {
         case .null: return nil
         case .number:
-            // Correctly rounded, as strtod, without a String (DecimalReal).
-            guard let value = DecimalReal.parse(UnsafeBufferPointer(rebasing: bytes[member.value])) else {
-                throw .wrongType(expected: "a number")
+            let text = UnsafeBufferPointer(rebasing: bytes[member.value])
+            // libgps's safe_atof reads a number's first 18 digits, leading zeros included, and drops the rest:
+            // 0.000000000000000000080 is 0 there. gpsd writes a dozen at most; a longer one is refused, not misread.
+            if text.count > Self.maximumRealDigits, Self.mantissaDigits(text) > Self.maximumRealDigits {
+                throw .wrongType(expected: "a number of at most 18 digits")
             }
+            // Correctly rounded, as strtod, without a String (DecimalReal).
+            guard let value = DecimalReal.parse(text) else { throw .wrongType(expected: "a number") }
             return value
         default: throw .wrongType(expected: "a number")
         }
+    }
+
+    /// The digits libgps's `safe_atof` reads of a number's mantissa (gpsutils.c: "more than 18 digits, ignore the extras").
+    static let maximumRealDigits = 18
+
+    /// The digits before the exponent, as safe_atof counts them (every one, leading zeros too; not the point or sign).
+    private static func mantissaDigits(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in text {
+            if byte >= 0x30, byte <= 0x39 { count += 1 } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+        }
+        return count
     }
 
     /// A real the daemon does not use, checked for its type only: `GPSDLineScanner` has already proven every number
