@@ -73,8 +73,10 @@ public enum StatusPanel {
         let connected = gps["source"]?["connected"]?.boolValue
         // gpsd up with no receiver active (unplugged, never configured): said as plainly as a lost connection.
         let noReceiver = connected == true && gps["source"]?["receivers"]?.arrayValue?.isEmpty == true
-        let source = noReceiver ? "gpsd connected, NO RECEIVER" : connected == true ? "gpsd connected"
-            : connected == false ? "gpsd DISCONNECTED" : "no source"
+        // …and one active that sends nothing (a dead line, the wrong baud rate): not "no fix" as under a roof.
+        let silent = gps["source"]?["receiverSilentForSeconds"].flatMap { $0.isNull ? nil : "receiver SILENT \(text($0)) s" }
+        let source = noReceiver ? "gpsd connected, NO RECEIVER" : silent.map { "gpsd connected, \($0)" }
+            ?? (connected == true ? "gpsd connected" : connected == false ? "gpsd DISCONNECTED" : "no source")
         guard state != "absent" else {
             return "GPS      no fix — \(source), \(gps["reports"].map(text) ?? "0") reports"
         }
@@ -92,7 +94,7 @@ public enum StatusPanel {
             ? "NOT MEASURED (\(gps["receiverStatus"]?.stringValue ?? "?")) " : ""
         let flag = (state == "stale" ? "STALE " : "") + notMeasured
         // With a fix shown, a lost gpsd connection was only in the JSON (connected: false); the line says so too.
-        let lost = connected == false ? "  gpsd DISCONNECTED" : noReceiver ? "  gpsd: NO RECEIVER" : ""
+        let lost = connected == false ? "  gpsd DISCONNECTED" : noReceiver ? "  gpsd: NO RECEIVER" : silent.map { "  gpsd: \($0)" } ?? ""
         return "GPS      \(flag)\(gps["mode"]?.stringValue ?? "?") \(lat) \(lon)  \(altitude)  GS \(speed) kt  TRK \(track)°T  sats \(sats)  age \(age) s\(lost)"
     }
 

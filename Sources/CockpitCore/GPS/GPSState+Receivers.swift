@@ -57,17 +57,21 @@ extension GPSState {
 
     static let noReceiverAdvice = "gpsd has no active GPS receiver: check the receiver's cable and gpsd's DEVICES setting"
 
-    mutating func applyReceiverList(_ list: [GPSReceiver], effects: inout [Effect]) {
+    mutating func applyReceiverList(_ list: [GPSReceiver], at now: MonotonicInstant, effects: inout [Effect]) {
         let active = Set(list.filter(\.active).map(\.path).prefix(Self.maximumReceivers))
         if active.isEmpty, activeReceivers?.isEmpty != true {
             effects.append(.log(LogLine(.warning, Self.noReceiverAdvice)))
         }
+        // A receiver where there was none: its silence counts from now, not from when gpsd last had one.
+        if activeReceivers?.isEmpty != false, !active.isEmpty { receiverLastHeardAt = now }
         activeReceivers = active
     }
 
-    mutating func applyReceiverChange(_ receiver: GPSReceiver, effects: inout [Effect]) {
+    mutating func applyReceiverChange(_ receiver: GPSReceiver, at now: MonotonicInstant, effects: inout [Effect]) {
         var active = activeReceivers ?? []
         if receiver.active {
+            // gpsd says so again once it knows the driver (the receiver's first data): heard, though not a new receiver.
+            heardFromReceiver(at: now, effects: &effects)
             guard !active.contains(receiver.path), active.count < Self.maximumReceivers else { return }
             active.insert(receiver.path)
             effects.append(.log(LogLine(.notice, "GPS receiver \(receiver.path) active in gpsd")))

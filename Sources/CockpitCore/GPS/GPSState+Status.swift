@@ -1,13 +1,14 @@
 /// The `gps` section of the status, and its part of the one line systemd shows.
 extension StatusSnapshot {
     /// `GPS 3D`; `GPS stale (last fix 12 s ago)`; `GPS absent (no fix yet)` — and why, where the source knows:
-    /// `gpsd not reachable`, `gpsd has no receiver` (`GPS stale (last fix 40 s ago, gpsd has no receiver)`), what an
+    /// `gpsd not reachable`, `gpsd has no receiver` (`GPS stale (last fix 40 s ago, gpsd has no receiver)`),
+    /// `gpsd's receiver silent 14 s` (one that sends nothing: `GPSState+Silence.swift`), what an
     /// installer at `systemctl status` needs to know first. Without a gpsd source (a replay, `--gpsd none`) no reason.
     public var gpsOneLine: String {
         let source: String? = switch (gps.sourceConnected, gps.activeReceivers?.isEmpty) {
         case (false?, _): "gpsd not reachable"
         case (true?, true?): "gpsd has no receiver"
-        default: nil
+        default: gps.receiverSilentSeconds(at: monotonic).map { "gpsd's receiver silent \(Int($0.rounded())) s" }
         }
         switch gpsValidity {
         case .valid:
@@ -35,6 +36,8 @@ extension StatusSnapshot {
         ]
         // The receivers gpsd has active (null until it has said): [] is gpsd up with no receiver.
         source["receivers"] = gps.activeReceivers.map { .array($0.sorted().map(JSONValue.string)) } ?? .null
+        // How long those receivers have sent nothing, once that is over 10 s (null otherwise): `GPSState+Silence.swift`.
+        source["receiverSilentForSeconds"] = .number(gps.receiverSilentSeconds(at: monotonic), decimals: 0)
         source["lastDisconnectReason"] = .optional(gps.lastDisconnectReason)
         source["lastError"] = .optional(gps.sourceConnected == true ? nil : gps.lastConnectError)
         return [

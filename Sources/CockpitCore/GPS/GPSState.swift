@@ -20,6 +20,10 @@ public struct GPSState: Sendable, Equatable {
     /// The receivers gpsd has active, as it last said (DEVICES, DEVICE); nil until it says, and again from a
     /// reconnect until it says again.
     public var activeReceivers: Set<String>?
+    /// When gpsd last wrote a report of a receiver's, activated one, or connected: how long its receivers have been
+    /// silent is counted from here (`GPSState+Silence.swift`); nil while not connected.
+    public var receiverLastHeardAt: MonotonicInstant?
+    var receiverSilenceSaid = false
 
     public var reports = 0
     public var malformedReports = 0
@@ -75,6 +79,10 @@ public struct GPSState: Sendable, Equatable {
         var report = report
         if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
+        case .fix, .satellites: heardFromReceiver(at: now, effects: &effects)
+        default: break
+        }
+        switch report {
         case .fix(let fix):
             guard accepts(device: fix.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             let wasValid = validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid
@@ -110,9 +118,9 @@ public struct GPSState: Sendable, Equatable {
             guard accepts(device: counts.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             satellites = counts
         case .receiverList(let list):
-            applyReceiverList(list, effects: &effects)
+            applyReceiverList(list, at: now, effects: &effects)
         case .receiverChange(let receiver):
-            applyReceiverChange(receiver, effects: &effects)
+            applyReceiverChange(receiver, at: now, effects: &effects)
         case .ignored:
             break
         case .malformed(let reason):
@@ -128,6 +136,8 @@ public struct GPSState: Sendable, Equatable {
         case .connected(let endpoint):
             if sourceConnected == false { reconnects += 1 }
             activeReceivers = nil
+            receiverLastHeardAt = now
+            receiverSilenceSaid = false
             sourceConnected = true
             sourceEndpoint = endpoint
             sourceStateSince = now
@@ -140,6 +150,8 @@ public struct GPSState: Sendable, Equatable {
             }
             sourceConnected = false
             activeReceivers = nil
+            receiverLastHeardAt = nil
+            receiverSilenceSaid = false
             lastConnectError = reason           // the latest failed attempt
         }
     }
@@ -147,6 +159,7 @@ public struct GPSState: Sendable, Equatable {
     /// Emits the "fix lost" transition once, on the tick where the fix turns stale.
     mutating func tick(at now: MonotonicInstant, previous: MonotonicInstant?, effects: inout [Effect],
                        staleAfterSeconds: Double) {
+        tickReceiverSilence(at: now, effects: &effects)
         guard let previous, let at = lastPositionFixAt else { return }
         if previous.seconds(since: at) <= staleAfterSeconds && now.seconds(since: at) > staleAfterSeconds {
             effects.append(.log(LogLine(.warning, "GPS fix lost: no position for \(Int(staleAfterSeconds)) s")))
