@@ -73,6 +73,14 @@ struct GPSReceiverSilenceTests {
         // A SKY is the receiver talking too.
         run.at(46, .gps(.satellites(SatelliteCounts(used: 0, visible: 3, device: "/dev/ttyAMA0"))))
         #expect(run.silentSeconds == nil)
+        // So is a fix refused as implausible (a lying receiver is not a silent one): 3·10⁸ m/s over the ground.
+        var lying = fix
+        lying.groundSpeedMetersPerSecond = 3e8
+        for second in 47...56 { run.at(Double(second), .gps(.fix(lying))) }
+        run.at(60, .tick)
+        #expect(run.engine.snapshot.gps.malformedReports == 10)
+        #expect(run.silentSeconds == nil)
+        #expect(run.oneLine == "GPS stale (last fix 30 s ago)")
     }
 
     @Test func noReceiverAndNoConnectionAreSaidAsSuchNotAsSilence() {

@@ -76,12 +76,12 @@ public struct GPSState: Sendable, Equatable {
     mutating func apply(_ report: GPSReport, at now: MonotonicInstant, effects: inout [Effect],
                         staleAfterSeconds: Double) -> Bool {
         reports += 1
-        var report = report
-        if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
-        case .fix, .satellites: heardFromReceiver(at: now, effects: &effects)
+        case .fix, .satellites: heardFromReceiver(at: now, effects: &effects)   // even one refused below: it talks
         default: break
         }
+        var report = report
+        if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
         case .fix(let fix):
             guard accepts(device: fix.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
