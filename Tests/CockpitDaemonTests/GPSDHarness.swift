@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import Synchronization
 import Testing
 import CockpitClient
@@ -107,6 +108,17 @@ extension RealGPSD {
         let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: quietLogger)
         try daemon.start()
         return daemon
+    }
+
+    /// A started live daemon on a fresh socket reading this gpsd, its log lines (info and above) collected.
+    func startDaemonCollectingLog() throws -> (daemon: LiveDaemon, socket: String, lines: CollectedLog) {
+        let lines = CollectedLog()
+        var logger = Logger(label: "test") { _ in CollectingLogHandler(lines: lines) }
+        logger.logLevel = .info
+        let socket = temporaryPath(".sock")
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: logger)
+        try daemon.start()
+        return (daemon, socket, lines)
     }
 
     /// A started live daemon on a fresh socket, once its status says it is connected to this gpsd (expected within 5 s).

@@ -50,12 +50,7 @@ struct GPSDNoReceiverTests {
     @Test func gpsdWithoutAReceiverThenOnePluggedInThenPulledOut() throws {
         let gpsd = RealGPSD()
         #expect(gpsd.start(withReceivers: false) != nil)
-        let lines = CollectedLog()
-        var logger = Logger(label: "test") { _ in CollectingLogHandler(lines: lines) }
-        logger.logLevel = .info
-        let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: logger)
-        try daemon.start()
+        let (daemon, socket, lines) = try gpsd.startDaemonCollectingLog()
         defer { daemon.stop() }
         let receivers = { gpsStatus(socket)?["source"]?["receivers"] }
         #expect(waitFor(seconds: 5) { receivers() == .array([]) }, "\(String(describing: gpsStatus(socket)))")

@@ -13,12 +13,7 @@ struct GPSDSilentReceiverTests {
     @Test func aReceiverThatSendsNothingIsSaidSilentThenTalkingAgain() throws {
         let gpsd = RealGPSD()
         #expect(gpsd.start() != nil)
-        let lines = CollectedLog()
-        var logger = Logger(label: "test") { _ in CollectingLogHandler(lines: lines) }
-        logger.logLevel = .info
-        let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: logger)
-        try daemon.start()
+        let (daemon, socket, lines) = try gpsd.startDaemonCollectingLog()
         defer { daemon.stop() }
         let name = gpsd.deviceName(0)
         let source = { gpsStatus(socket)?["source"] }
