@@ -104,8 +104,8 @@ final class RealGPSD {
 
 extension RealGPSD {
     /// A started live daemon on `socket` reading this gpsd (the caller stops it).
-    func startDaemon(socket: String) throws -> LiveDaemon {
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: quietLogger)
+    func startDaemon(socket: String, logger: Logger = quietLogger) throws -> LiveDaemon {
+        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: logger)
         try daemon.start()
         return daemon
     }
@@ -116,9 +116,7 @@ extension RealGPSD {
         var logger = Logger(label: "test") { _ in CollectingLogHandler(lines: lines) }
         logger.logLevel = .info
         let socket = temporaryPath(".sock")
-        let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: endpoint), logger: logger)
-        try daemon.start()
-        return (daemon, socket, lines)
+        return (try startDaemon(socket: socket, logger: logger), socket, lines)
     }
 
     /// A started live daemon on a fresh socket, once its status says it is connected to this gpsd (expected within 5 s).
