@@ -117,8 +117,17 @@ public enum GDL90Cycle {
     }
 }
 
-/// EFBs found by ForeFlight's discovery broadcast (UDP 63093, JSON with `App` and `GDL90.port`): an address is sent
-/// to while its broadcasts keep coming and dropped after `silenceSeconds` of silence on the core's timeline. Pure.
+/// EFBs found by ForeFlight's discovery broadcast (UDP 63093, JSON with `App` and `GDL90.port`, sent every 5 s while
+/// the app is in the foreground). Pure; the output feeds it what its socket heard.
+///
+/// A UDP broadcast's source address can be forged, so what one announcement can cause is bounded:
+/// - the port must be an EFB's: unprivileged (1024…65535). The well-known ports below are services (DNS 53, NTP 123,
+///   SNMP 161), never an EFB's GDL 90 port (ForeFlight and most EFBs use 4000, some 43211 or 49002);
+/// - an address heard once is sent to for `probationSeconds` only (a little over one announcement period); heard
+///   again, it stays until `silenceSeconds` after its last announcement;
+/// - at most `capacity` EFBs. A new one always gets in: it replaces the stalest (the longest unheard), and an address
+///   the DHCP server leased (`leased`) is never replaced by one it did not lease.
+/// The output also refuses an address outside this box's own networks before it gets here.
 public struct GDL90Discovery: Sendable, Equatable {
     public struct Client: Sendable, Equatable {
         public var host: String
@@ -126,44 +135,66 @@ public struct GDL90Discovery: Sendable, Equatable {
         public var app: String
         public var firstHeard: MonotonicInstant
         public var lastHeard: MonotonicInstant
+        public var announcements: Int
     }
 
+    public static let efbPorts = 1_024...65_535
     public var silenceSeconds = 15.0
+    public var probationSeconds = 6.0
+    public var capacity = 16
     public private(set) var clients: [Client] = []
     public private(set) var accepted = 0
     public private(set) var rejected = 0
     public private(set) var lastRejection: String?
     public private(set) var expired = 0
+    /// EFBs replaced by a newer one with the table full.
+    public private(set) var replaced = 0
 
     public init() {}
 
-    /// A broadcast from `host` heard at `now`.
-    public mutating func heard(_ payload: [UInt8], from host: String, at now: MonotonicInstant) {
-        guard payload.count <= 4_096 else { reject("datagram of \(payload.count) bytes"); return }
+    /// A broadcast from `host` heard at `now`. `leased`: the addresses of the DHCP leases file.
+    public mutating func heard(_ payload: [UInt8], from host: String, at now: MonotonicInstant, leased: [String] = []) {
+        guard payload.count <= 4_096 else { refuse("datagram of \(payload.count) bytes"); return }
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes: payload) } catch { reject("not JSON: \(error)"); return }
-        guard let app = json["App"]?.stringValue else { reject("no \"App\""); return }
-        guard let port = json["GDL90"]?["port"]?.int64Value, port > 0, port <= 65_535 else { reject("no valid \"GDL90\".\"port\""); return }
+        do { json = try JSONParser.parse(bytes: payload) } catch { refuse("not JSON: \(error)"); return }
+        guard let app = json["App"]?.stringValue else { refuse("no \"App\""); return }
+        guard let port = json["GDL90"]?["port"]?.int64Value, port >= 1, port <= 65_535 else { refuse("no valid \"GDL90\".\"port\""); return }
+        guard Self.efbPorts.contains(Int(port)) else {
+            refuse("port \(port) from \(host) is a service's (below 1024), not an EFB's")
+            return
+        }
         accepted += 1
+        let name = String(app.prefix(64))
         if let index = clients.firstIndex(where: { $0.host == host }) {
             clients[index].port = Int(port)   // the port may change
-            clients[index].app = String(app.prefix(64))
+            clients[index].app = name
             clients[index].lastHeard = now
-        } else if clients.count < 64 {
-            clients.append(Client(host: host, port: Int(port), app: String(app.prefix(64)), firstHeard: now, lastHeard: now))
-        } else {
-            reject("more than 64 EFBs")
+            clients[index].announcements += 1
+            return
         }
+        if clients.count >= capacity {
+            let isLeased = leased.contains(host)
+            let candidates = clients.indices.filter { isLeased || !leased.contains(clients[$0].host) }
+            guard let stalest = candidates.min(by: { clients[$0].lastHeard < clients[$1].lastHeard }) else {
+                refuse("\(capacity) EFBs with leased addresses already")
+                return
+            }
+            clients.remove(at: stalest)
+            replaced += 1
+        }
+        clients.append(Client(host: host, port: Int(port), app: name, firstHeard: now, lastHeard: now, announcements: 1))
     }
 
-    /// Drops every client silent for longer than `silenceSeconds`.
+    /// Drops every client silent for longer than its window: `probationSeconds` after a single announcement,
+    /// `silenceSeconds` once heard again.
     public mutating func expire(at now: MonotonicInstant) {
         let before = clients.count
-        clients.removeAll { now.seconds(since: $0.lastHeard) > silenceSeconds }
+        clients.removeAll { now.seconds(since: $0.lastHeard) > ($0.announcements > 1 ? silenceSeconds : probationSeconds) }
         expired += before - clients.count
     }
 
-    private mutating func reject(_ reason: String) {
+    /// A broadcast refused for `reason` (also by the output: a sender outside this box's networks).
+    public mutating func refuse(_ reason: String) {
         rejected += 1
         lastRejection = reason
     }

@@ -26,6 +26,7 @@ final class GDL90Output: RunnerOutput {
     private var leases: [String] = []
     private var leasesError: String?
     private var leasesReadAt: MonotonicInstant?
+    private var localNetworks = LocalNetworks(networks: [])
     private var targets: [String: Target] = [:]
     private var order: [String] = []
     private var cycles: Int64 = 0
@@ -56,11 +57,17 @@ final class GDL90Output: RunnerOutput {
     func handle(_ event: OutputEvent) {
         guard case .tick(let snapshot) = event else { return }
         let now = snapshot.monotonic
+        refreshLeases(at: now)
         if let listener {
-            for datagram in listener.receive(limit: 32) { discovery.heard(datagram.bytes, from: datagram.host, at: now) }
+            for datagram in listener.receive(limit: 32) {
+                guard localNetworks.contains(datagram.host) else {
+                    discovery.refuse("\(datagram.host) is on none of this box's networks")
+                    continue
+                }
+                discovery.heard(datagram.bytes, from: datagram.host, at: now, leased: leases)
+            }
         }
         discovery.expire(at: now)
-        refreshLeases(at: now)
         var active: [String] = settings.destinations.map(\.description)
         for host in leases { active.append(target(.init(parsing: "\(host):\(GDL90Settings.defaultPort)")!, source: "leases")) }
         for client in discovery.clients {
@@ -91,11 +98,13 @@ final class GDL90Output: RunnerOutput {
         }
     }
 
-    /// The leases file every 30 s of the core's time (a small local file; an error is shown, never fatal).
+    /// The leases file and this box's networks every 30 s of the core's time (a small local file; an error is shown,
+    /// never fatal). The Wi-Fi's address may come later than the daemon (DHCP), so the networks are read again too.
     private func refreshLeases(at now: MonotonicInstant) {
-        guard let path = settings.leasesFile else { return }
         if let last = leasesReadAt, now.seconds(since: last) < 30, now >= last { return }
         leasesReadAt = now
+        localNetworks = LocalNetworks.current()
+        guard let path = settings.leasesFile else { return }
         do {
             leases = DnsmasqLeases.addresses(in: String(decoding: try LineReader.readAll(path: path, limitBytes: 256 << 10), as: UTF8.self))
             leasesError = nil
@@ -131,6 +140,7 @@ final class GDL90Output: RunnerOutput {
             "clients": .array(discovery.clients.map { .string("\($0.host):\($0.port) \($0.app)") }),
             "accepted": .integer(Int64(discovery.accepted)), "rejected": .integer(Int64(discovery.rejected)),
             "lastRejection": .optional(discovery.lastRejection), "expired": .integer(Int64(discovery.expired)),
+            "replaced": .integer(Int64(discovery.replaced)),
         ])
         status.details["leases"] = .object(["file": .optional(settings.leasesFile), "addresses": .array(leases.map(JSONValue.string)),
                                             "error": .optional(leasesError)])
@@ -175,12 +185,14 @@ final class FLARMOutput: RunnerOutput {
         let counters = server.counters
         status.sent = counters.bytesSent
         status.failed = counters.failed
-        status.dropped = counters.droppedStuck
+        status.dropped = counters.droppedStuck + counters.droppedFlooding
         status.lastError = counters.lastError
         status.details["listening"] = .bool(true)
         status.details["sentences"] = .integer(sentences)
         status.details["accepted"] = .integer(counters.accepted)
-        status.details["refused"] = .integer(counters.refused)
+        status.details["evicted"] = .integer(counters.evicted)
+        status.details["droppedFlooding"] = .integer(counters.droppedFlooding)
+        status.details["bytesDiscarded"] = .integer(counters.bytesDiscarded)
         status.details["closedByClient"] = .integer(counters.closedByClient)
         status.details["droppedStuck"] = .integer(counters.droppedStuck)
         status.details["clients"] = .array(server.clients.map { .object(["peer": .string($0.peer), "bytes": .integer($0.bytesSent),

@@ -117,3 +117,46 @@ public enum DnsmasqLeases {
         return out
     }
 }
+
+/// The IPv4 networks of this machine's interfaces (address and netmask, from getifaddrs): an EFB on the cabin Wi-Fi is
+/// always on one of them, so a discovery broadcast from any other address is forged or routed from afar and is not
+/// sent to.
+public struct LocalNetworks: Sendable, Equatable {
+    public var networks: [(address: UInt32, mask: UInt32)]
+
+    public static func == (lhs: LocalNetworks, rhs: LocalNetworks) -> Bool {
+        lhs.networks.elementsEqual(rhs.networks) { $0.address == $1.address && $0.mask == $1.mask }
+    }
+
+    public init(networks: [(address: UInt32, mask: UInt32)]) { self.networks = networks }
+
+    /// The interfaces as they are now (an empty list when getifaddrs fails).
+    public static func current() -> LocalNetworks {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return LocalNetworks(networks: []) }
+        defer { freeifaddrs(list) }
+        var networks: [(address: UInt32, mask: UInt32)] = []
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  let mask = current.pointee.ifa_netmask else { continue }
+            let host = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            let bits = mask.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            networks.append((host, bits))
+        }
+        return LocalNetworks(networks: networks)
+    }
+
+    /// True when `host` (a dotted quad) is on one of the networks.
+    public func contains(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return false }
+        var value: UInt32 = 0
+        for part in parts {
+            guard let byte = UInt8(part) else { return false }
+            value = value << 8 | UInt32(byte)
+        }
+        return networks.contains { ($0.address & $0.mask) == (value & $0.mask) }
+    }
+}
