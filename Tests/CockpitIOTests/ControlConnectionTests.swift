@@ -256,11 +256,16 @@ struct ControlConnectionTests {
     @Test func limits() throws {
         var limits = ControlServer.Limits()
         limits.maximumClients = 2
-        let harness = Harness(limits: limits)
+        let watching = Harness(limits: limits)
+        let watchers = [try watching.connect(), try watching.connect()]
+        for watcher in watchers { try Self.send(watcher, "watch\n") }
+        // Both slots hold watchers, which are never closed for another client: a third is refused.
+        let refused = try watching.connect()
+        #expect(try watching.answers(refused).first?["error"]?["code"] == .string("too-many-clients"))
+        #expect(watching.server.counters.refusedTooMany == 1 && watchers.allSatisfy(\.isActive))
+
+        let harness = Harness()
         let first = try harness.connect(), second = try harness.connect()
-        let third = try harness.connect()
-        #expect(try harness.answers(third).first?["error"]?["code"] == .string("too-many-clients"))
-        #expect(harness.server.counters.refusedTooMany == 1)
         // Oversized: answered, then closed.
         try Self.send(first, String(repeating: "a", count: ControlProtocol.maximumRequestBytes + 1))
         #expect(try harness.answers(first).first?["error"]?["code"] == .string("request-too-large"))
@@ -270,5 +275,29 @@ struct ControlConnectionTests {
         #expect(codes == ["bad-json", "unknown-request", "unsupported-version"])
         #expect(second.isActive)
         _ = try? second.finish()
+    }
+
+    /// 70 clients that each send one byte and never finish their request (and reconnect when closed) do not lock the
+    /// pilot's `cockpitctl` out: a new client takes the slot of the oldest unfinished one and is answered at once.
+    @Test func dribblingClientsDoNotLockOutANewClient() throws {
+        let harness = Harness()
+        var dribblers: [EmbeddedChannel] = []
+        for index in 0..<70 {
+            let channel = try harness.connect()
+            try Self.send(channel, "{")
+            dribblers.append(channel)
+            harness.loop.advanceTime(by: .milliseconds(10))
+            if index >= 64 {   // each of these took the slot of the oldest dribbler
+                #expect(try harness.answers(dribblers[index - 64]).first?["error"]?["message"]?.stringValue?.contains("had not finished") == true)
+            }
+        }
+        #expect(harness.server.counters.evictedForNewClient == 6 && harness.server.counters.refusedTooMany == 0)
+        let pilot = try harness.connect()
+        try Self.send(pilot, "{\"request\":\"echo\",\"id\":\"pilot\"}\n")
+        let answer = try harness.answers(pilot)
+        #expect(answer.first?["id"] == .string("pilot") && answer.first?["error"] == nil, "\(answer)")
+        #expect(harness.server.counters.evictedForNewClient == 7)
+        // An idle client is closed only when no client is in the middle of a request.
+        _ = try? pilot.finish()
     }
 }

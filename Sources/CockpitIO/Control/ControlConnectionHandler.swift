@@ -28,30 +28,61 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     var lastSentAt = NIODeadline.uptimeNanoseconds(0)
     var lastWritableAt = NIODeadline.uptimeNanoseconds(0)
 
+    /// The handler's context while the connection is open (loop-confined), so that the server can close an idle or
+    /// unfinished client to make room for a new one.
+    private var context: ChannelHandlerContext?
+    /// When the connection was admitted, or last finished a request (the server closes the longest idle first).
+    private(set) var lastActivity = NIODeadline.uptimeNanoseconds(0)
+
     init(server: ControlServer) { self.server = server }
 
     func channelActive(context: ChannelHandlerContext) {
         channel = context.channel
         lastWritableAt = context.eventLoop.now
-        guard server.clientCount < server.limits.maximumClients else {
-            server.count { $0.refusedTooMany += 1 }
-            fail(context, ControlProtocol.Failure(.tooManyClients, "the daemon serves at most \(server.limits.maximumClients) clients"),
-                 close: true)
-            return
+        if server.openClients >= server.limits.maximumClients {
+            guard let victim = server.clientToEvict() else {
+                server.count { $0.refusedTooMany += 1 }
+                fail(context, ControlProtocol.Failure(.tooManyClients, "the daemon serves at most \(server.limits.maximumClients) clients, "
+                                                      + "all watching or being answered"), close: true)
+                return
+            }
+            victim.evict()
         }
         admitted = true
+        self.context = context
+        lastActivity = context.eventLoop.now
         fetchPeerCredentials(context.channel)
-        server.clientCount += 1
+        server.admit(self)
         server.count { $0.accepted += 1 }
         armIdleTimer(context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         idleTimer?.cancel()
-        if admitted { server.clientCount -= 1 }
+        if admitted { server.release(self) }
+        self.context = nil
         server.removeWatcher(self)
         channel = nil
     }
+
+    /// A client the server may close for a new one: open, not watching, not waiting for an answer or for its reader.
+    /// `unfinishedSince`: when the request it is in the middle of began (nil: idle between requests).
+    var evictable: (unfinishedSince: NIODeadline?, idleSince: NIODeadline)? {
+        guard admitted, !closing, !answering, context != nil, server.watchers[ObjectIdentifier(self)] == nil else { return nil }
+        return (pending.isEmpty ? nil : (partialSince ?? lastActivity), lastActivity)
+    }
+
+    /// Closed to make room for a new client, with the reason said to it.
+    func evict() {
+        guard let context, !closing else { return }
+        server.count { $0.evictedForNewClient += 1 }
+        idleTimer?.cancel()
+        idleTimer = nil
+        fail(context, ControlProtocol.Failure(.tooManyClients, "closed to make room for a new client (slots full; this connection "
+                                              + (pending.isEmpty ? "was idle)" : "had not finished its request)")), close: true)
+    }
+
+    var isClosing: Bool { closing }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard admitted, !closing else { return }
@@ -81,6 +112,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             }
             let request = Array(line)
             pending.removeSubrange(pending.startIndex...newline)
+            partialSince = nil
+            lastActivity = context.eventLoop.now
             handle(request[...], context: context)
         }
         // A closed connection must not get a new timer: it would hold the handler for 30 s and count an idle client

@@ -91,7 +91,9 @@ public final class ControlServer: @unchecked Sendable {
     let loop: any EventLoop
     private var serverChannel: (any Channel)?
     // Loop-confined state.
-    public internal(set) var clientCount = 0
+    public var clientCount: Int { clients.count }
+    /// Admitted connections, closing ones included (they leave at `channelInactive`).
+    private var clients: [ObjectIdentifier: ControlConnectionHandler] = [:]
     private(set) var watchers: [ObjectIdentifier: ControlConnectionHandler] = [:]
     /// Runs only while someone watches: an idle daemon is not woken 5 times a second for nobody.
     private var watchTask: RepeatedTask?
@@ -106,6 +108,8 @@ public final class ControlServer: @unchecked Sendable {
         /// Error answers sent: to request lines, and to oversized or unfinished requests.
         public var errorAnswers = 0
         public var refusedTooMany = 0
+        /// Clients closed to make room for a new one (every slot taken; the oldest unfinished, else the longest idle).
+        public var evictedForNewClient = 0
         public var badRequests = 0
         public var oversizedRequests = 0
         public var idleDisconnects = 0
@@ -237,6 +241,32 @@ public final class ControlServer: @unchecked Sendable {
     // MARK: loop-confined helpers used by the connection handlers
 
     func count(_ update: (inout Counters) -> Void) { update(&counters) }
+
+    func admit(_ handler: ControlConnectionHandler) { clients[ObjectIdentifier(handler)] = handler }
+    func release(_ handler: ControlConnectionHandler) { clients.removeValue(forKey: ObjectIdentifier(handler)) }
+
+    /// Admitted connections that are not being closed: what counts against `maximumClients`.
+    var openClients: Int { clients.values.reduce(0) { $0 + ($1.isClosing ? 0 : 1) } }
+
+    /// Which client makes room for a new one when every slot is taken: the pilot's `cockpitctl` must always get an
+    /// answer, so slots held by clients that are not doing anything useful are reclaimed. First the client whose
+    /// unfinished request began longest ago (a client dribbling bytes), then the one idle longest between requests.
+    /// Watchers and clients waiting for an answer are never closed for another; with only those, the new client is
+    /// refused (`too-many-clients`).
+    func clientToEvict() -> ControlConnectionHandler? {
+        var best: (handler: ControlConnectionHandler, unfinished: Bool, since: NIODeadline)?
+        for handler in clients.values {
+            guard let state = handler.evictable else { continue }
+            let unfinished = state.unfinishedSince != nil
+            let since = state.unfinishedSince ?? state.idleSince
+            if let current = best {
+                if current.unfinished && !unfinished { continue }
+                if current.unfinished == unfinished && current.since <= since { continue }
+            }
+            best = (handler, unfinished, since)
+        }
+        return best?.handler
+    }
 
     func statusLine(id: JSONValue?) -> String {
         ControlProtocol.response(type: "status", id: id, body: ("status", hooks.status().status))
