@@ -85,6 +85,19 @@ struct TimeTests {
         while let tick = scheduler.dueTick(atOrBefore: MonotonicInstant(seconds: 13.3)) { ticks.append(tick.seconds) }
         #expect(ticks == [11.3, 12.3, 13.3])
     }
+
+    /// At the end of the 64-bit clock the grid ends instead of wrapping to a negative time that is due for ever.
+    @Test func theGridEndsAtTheEndOfTheClock() {
+        var scheduler = TickScheduler(intervalSeconds: 1)
+        let end = MonotonicInstant(nanoseconds: .max)
+        _ = scheduler.dueTick(atOrBefore: MonotonicInstant(nanoseconds: Int64.max - 2_500_000_000))
+        var ticks = 0
+        while scheduler.dueTick(atOrBefore: end) != nil, ticks < 10 { ticks += 1 }
+        #expect(ticks == 2 && scheduler.gridEnded)
+        #expect(MonotonicInstant(nanoseconds: .max - 10).adding(seconds: 1) == end)
+        #expect(MonotonicInstant(nanoseconds: 5).adding(seconds: 1e300) == end)
+        #expect(MonotonicInstant(nanoseconds: 5).adding(seconds: -.infinity) == MonotonicInstant(nanoseconds: .min))
+    }
 }
 
 @Suite("Engine")

@@ -15,8 +15,9 @@ public struct TickScheduler: Sendable, Equatable {
     /// Anchors the grid at the first instant seen. Returns the next tick that is due at or before `now`,
     /// advancing the grid; call it in a loop until it returns nil.
     public mutating func dueTick(atOrBefore now: MonotonicInstant) -> MonotonicInstant? {
+        guard !gridEnded else { return nil }
         guard let next = nextTick else {
-            nextTick = MonotonicInstant(nanoseconds: now.nanoseconds &+ intervalNanoseconds)
+            nextTick = advanced(now)
             return nil
         }
         guard next <= now else { return nil }
@@ -27,10 +28,21 @@ public struct TickScheduler: Sendable, Equatable {
         if behind > Self.maximumCatchUpNanoseconds, intervalNanoseconds > 0 {
             let skipped = (behind - Self.maximumCatchUpNanoseconds) / intervalNanoseconds
             let moved = MonotonicInstant(nanoseconds: next.nanoseconds &+ skipped &* intervalNanoseconds)
-            nextTick = MonotonicInstant(nanoseconds: moved.nanoseconds &+ intervalNanoseconds)
+            nextTick = advanced(moved)
             return moved
         }
-        nextTick = MonotonicInstant(nanoseconds: next.nanoseconds &+ intervalNanoseconds)
+        nextTick = advanced(next)
         return next
+    }
+
+    /// True once the grid has reached the end of the 64-bit clock (an input's time within one interval of 2⁶³ ns,
+    /// 292 years): no tick is due after that. A wrapped grid would be due for ever and spin its caller.
+    public private(set) var gridEnded = false
+
+    /// `instant` one interval on; at the end of the clock, the grid ends.
+    private mutating func advanced(_ instant: MonotonicInstant) -> MonotonicInstant? {
+        let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(intervalNanoseconds)
+        if overflow { gridEnded = true; return nil }
+        return MonotonicInstant(nanoseconds: sum)
     }
 }

@@ -12,8 +12,15 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+    /// `seconds` later (earlier when negative), held at the ends of the 64-bit clock instead of wrapping or trapping
+    /// (a corrupt time or interval must not turn into a trap or a clock that runs backwards).
     public func adding(seconds: Double) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: nanoseconds &+ Int64((seconds * 1e9).rounded()))
+        let step = (seconds * 1e9).rounded()
+        guard step.isFinite, abs(step) < 9.2e18 else {
+            return MonotonicInstant(nanoseconds: seconds.isNaN ? nanoseconds : (seconds > 0 ? .max : .min))
+        }
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(Int64(step))
+        return MonotonicInstant(nanoseconds: overflow ? (step > 0 ? .max : .min) : sum)
     }
 
     /// Seconds from `earlier` to `self` (negative if `earlier` is later).
