@@ -34,6 +34,7 @@ struct FlightLog: ParsableCommand {
             do {
                 let flights = JSONValue.array(try reader.flights().map { .object($0.json) })
                 print(json ? JSONWriter.string(flights) : FlightsText.render(flights))
+                if let note = reader.damage.note { printError("cockpitd flight-log list: \(note)") }
             } catch {
                 printError("cockpitd flight-log list: \(error)")
                 throw ExitCode(1)
@@ -66,6 +67,7 @@ struct FlightLog: ParsableCommand {
                     throw ExitCode(1)
                 }
                 text = rendered
+                if let note = reader.damage.note { printError("cockpitd flight-log export: \(note)") }
             } catch let failure as SQLiteDatabase.Failure {
                 printError("cockpitd flight-log export: \(failure)")
                 throw ExitCode(1)

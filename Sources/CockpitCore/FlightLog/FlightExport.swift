@@ -57,7 +57,7 @@ public enum FlightExport {
         ]
         if let pressurised {
             // Three records: the IGC specification limits a line to 76 characters (one record of 177 did not fit).
-            lines.append("LXCKcabin pressurised: cabin \(Int(pressurised.differenceFeet.rounded())) ft below GPS altitude for over "
+            lines.append("LXCKcabin pressurised: cabin \(FixedText.integer(pressurised.differenceFeet, in: 0...99_999)) ft below GPS altitude for over "
                          + "\(Int(BaroState.pressurisationPersistenceSeconds)) s")
             lines.append("LXCKfrom \(pressurised.utc.iso8601): no pressure altitude in the B records")
             lines.append("LXCK(the cabin's altitude is not the aircraft's pressure altitude)")
@@ -67,9 +67,9 @@ public enum FlightExport {
             guard let latitude = point.latitudeDegrees, let longitude = point.longitudeDegrees else { continue }
             let time = (point.fixUTC ?? point.utc).civil
             let cabinFeet = pressurised == nil ? point.cabinAltitudeFeet : nil
-            let pressureMeters = cabinFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
+            let pressureMeters = cabinFeet.map { FixedText.integer(UnitConversions.meters(fromFeet: $0), in: -9_999...99_999) } ?? 0
             let gnssFeet = haeAvailable ? point.gpsAltitudeHAEFeet : point.gpsAltitudeMSLFeet
-            let gnssMeters = gnssFeet.map { Int(UnitConversions.meters(fromFeet: $0).rounded()) } ?? 0
+            let gnssMeters = gnssFeet.map { FixedText.integer(UnitConversions.meters(fromFeet: $0), in: -9_999...99_999) } ?? 0
             lines.append("B" + FixedText.padded(time.hour, width: 2) + FixedText.padded(time.minute, width: 2)
                          + FixedText.padded(time.second, width: 2) + igcAngle(latitude, degreeDigits: 2, positive: "N", negative: "S")
                          + igcAngle(longitude, degreeDigits: 3, positive: "E", negative: "W")
@@ -103,9 +103,9 @@ public enum FlightExport {
 
     /// DDMMmmm (or DDDMMmmm) and the hemisphere letter: minutes in thousandths, rounded.
     static func igcAngle(_ degrees: Double, degreeDigits: Int, positive: String, negative: String) -> String {
-        let magnitude = abs(degrees)
+        let magnitude = degrees.isFinite ? min(abs(degrees), 180) : 0
         var whole = Int(magnitude)
-        var thousandths = Int(((magnitude - Double(whole)) * 60_000).rounded())
+        var thousandths = FixedText.integer((magnitude - Double(whole)) * 60_000, in: 0...60_000)
         if thousandths >= 60_000 {
             whole += 1
             thousandths -= 60_000

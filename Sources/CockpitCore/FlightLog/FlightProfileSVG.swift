@@ -12,10 +12,13 @@ public enum FlightProfileSVG {
         let gpsLabel = datum == .ellipsoid ? "GPS altitude (ellipsoid)" : "GPS altitude (MSL)"
         func gps(_ sample: FlightLogSample) -> Double? { datum.flatMap { sample.gpsAltitudeFeet($0) } }
         var highest = 10_500.0, lowest = 0.0
+        // The axis spans what a flight can reach; a value past it (only a damaged log holds one) is drawn at the edge,
+        // and the grid below has at most a dozen lines whatever the values.
+        let axisLimits = -3_000.0...60_000.0
         for sample in samples {
-            for value in [gps(sample), sample.cabinAltitudeFeet].compactMap({ $0 }) {
-                highest = max(highest, value)
-                lowest = min(lowest, value)
+            for value in [gps(sample), sample.cabinAltitudeFeet].compactMap({ $0 }) where value.isFinite {
+                highest = max(highest, min(value, axisLimits.upperBound))
+                lowest = min(lowest, max(value, axisLimits.lowerBound))
             }
         }
         let step = axisStep(highest - lowest)
@@ -23,7 +26,9 @@ public enum FlightProfileSVG {
         lowest = (lowest / step).rounded(.down) * step
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         func x(_ utc: UTCInstant) -> Double { left + utc.seconds(since: start) / span * plotWidth }
-        func y(_ feet: Double) -> Double { top + (highest - feet) / (highest - lowest) * plotHeight }
+        func y(_ feet: Double) -> Double {
+            top + (highest - min(max(feet.isFinite ? feet : lowest, lowest), highest)) / (highest - lowest) * plotHeight
+        }
         func f(_ value: Double) -> String { FixedText.format(value, decimals: 1) }
 
         var parts = [
@@ -33,9 +38,11 @@ public enum FlightProfileSVG {
             ##"<text x="\##(f(left))" y="18" font-size="14">\##(FlightExport.xmlEscaped(FlightExport.title(flight)))</text>"##,
         ]
         var level = lowest
-        while level <= highest + 0.5 {
+        var gridLines = 0
+        while level <= highest + 0.5, gridLines < 12 {
+            gridLines += 1
             parts.append(##"<line x1="\##(f(left))" y1="\##(f(y(level)))" x2="\##(f(width - right))" y2="\##(f(y(level)))" stroke="#dddddd"/>"##)
-            parts.append(##"<text x="\##(f(left - 6))" y="\##(f(y(level) + 4))" text-anchor="end">\##(Int(level)) ft</text>"##)
+            parts.append(##"<text x="\##(f(left - 6))" y="\##(f(y(level) + 4))" text-anchor="end">\##(FixedText.integer(level, in: -99_999...99_999)) ft</text>"##)
             level += step
         }
         for fraction in [0.0, 0.25, 0.5, 0.75, 1.0] {

@@ -18,6 +18,16 @@ public enum FixedText {
         return sign + String(whole) + "." + String(repeating: "0", count: decimals - digits.count) + digits
     }
 
+    /// `value` rounded to a whole number inside `range` (held at its ends; NaN is the lower end). A converter that
+    /// writes a number into a fixed field must never trap on a value it did not expect.
+    public static func integer(_ value: Double, in range: ClosedRange<Int>) -> Int {
+        guard !value.isNaN else { return range.lowerBound }
+        let rounded = value.rounded()
+        if rounded <= Double(range.lowerBound) { return range.lowerBound }
+        if rounded >= Double(range.upperBound) { return range.upperBound }
+        return Int(rounded)
+    }
+
     public static func padded(_ value: Int, width: Int) -> String {
         let digits = String(abs(value))
         let body = String(repeating: "0", count: max(0, width - digits.count - (value < 0 ? 1 : 0))) + digits

@@ -38,6 +38,8 @@ final class FlightLogOutput: RunnerOutput {
         var counters = FlightLogWriter.Counters()
         var openFlight: Int64?
         var usedBytes: Int64?
+        /// Writes failed in a row (0 while logging works).
+        var failingInARow: Int64 = 0
     }
 
     final class SharedBox: Sendable {
@@ -136,28 +138,40 @@ final class FlightLogOutput: RunnerOutput {
             let counters = writer.counters
             let open = writer.openFlight?.id
             let used = counters.samples % 60 == 0 ? try? writer.usedBytes() : nil
-            shared.withLock {
-                $0.written = counters.samples
-                $0.counters = counters
-                $0.openFlight = open
-                if let used { $0.usedBytes = used }
+            let recovered = shared.withLock { state -> Int64 in
+                let failures = state.failingInARow
+                state.written = counters.samples
+                state.counters = counters
+                state.openFlight = open
+                state.failingInARow = 0
+                state.state = "logging"
+                if let used { state.usedBytes = used }
+                return failures
             }
+            if recovered > 0 { logger.notice("flight log \(writer.path): writing again after \(recovered) failed write(s)") }
         } catch {
-            // SQLITE_FULL (13) and SQLITE_IOERR (10, any extended code): the medium is full or failing. Stop writing
-            // (each further attempt would fail the same way and wear the card); everything committed stays readable.
+            // The medium is full (SQLITE_FULL, 13) or failing (SQLITE_IOERR, 10), the file is damaged (SQLITE_CORRUPT 11,
+            // SQLITE_NOTADB 26) or was made read-only (SQLITE_READONLY 8): stop writing (each further attempt would fail
+            // the same way, wear the card or damage more); everything committed stays readable. Any other failure
+            // (SQLITE_BUSY from another process holding the file) may pass: the state says "failing" until a write
+            // succeeds, so the status never says "logging" while nothing is logged.
             let primary = error.code & 0xFF
-            let stop = primary == 13 || primary == 10
-            shared.withLock {
-                $0.failed += 1
-                $0.lastError = error.description
-                if stop {
-                    $0.state = primary == 13 ? "stopped: disk full" : "stopped: I/O error"
-                    $0.diskFull = primary == 13
-                }
+            let reasons: [Int32: String] = [13: "stopped: disk full", 10: "stopped: I/O error", 11: "stopped: file damaged",
+                                            26: "stopped: not a flight log", 8: "stopped: read-only"]
+            let stop = reasons[primary]
+            let failures = shared.withLock { state -> Int64 in
+                state.failed += 1
+                state.failingInARow += 1
+                state.lastError = error.description
+                state.state = stop ?? "failing: \(state.failingInARow) write(s) in a row (\(error.description))"
+                state.diskFull = primary == 13
+                return state.failingInARow
             }
-            if stop {
+            if stop != nil {
                 logger.error("flight log \(writer.path): \(error) — logging stopped; the daemon keeps running")
                 box.writer = nil
+            } else if failures == 1 {
+                logger.error("flight log \(writer.path): \(error) — this second was not logged; the daemon keeps running")
             }
         }
     }

@@ -27,6 +27,7 @@ extension FlightLogSettings {
                         }
                         return ControlAnswer(type: RequestName.export, key: "export", body: .object([
                             "flight": .integer(parsed.flight), "format": .string(parsed.format.rawValue), "text": .string(text),
+                            "damage": .optional(reader.damage.note),
                         ]))
                     }
                 }
@@ -115,6 +116,7 @@ enum FlightLogQueries {
         return ControlAnswer(type: RequestName.history, key: "history", body: .object([
             "per": .string(request.per.rawValue), "from": .string(from.iso8601), "to": .string(newest.iso8601),
             "gpsDatum": .optional(datum?.rawValue), "points": .array(points), "marks": .array(marks),
+            "damage": .optional(reader.damage.note),
         ]))
     }
 }

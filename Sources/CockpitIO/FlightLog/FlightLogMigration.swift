@@ -50,10 +50,11 @@ enum FlightLogMigration {
             _ = try minutes.step()
             let rows = try database.prepare("SELECT \(FlightLogSchema.flightColumns(schema: 1)) FROM flights ORDER BY id")
             var flights: [FlightLogFlight] = []
-            while try rows.step() { flights.append(FlightLogSchema.flight(rows)) }
+            var check = FlightLogStoredValues()
+            while try rows.step() { if let flight = FlightLogSchema.flight(rows, &check) { flights.append(flight) } }
             let update = try database.prepare(FlightLogSchema.updateFlight)
             for var flight in flights {
-                try refold(&flight, samplesIn: database)
+                try refold(&flight, samplesIn: database, check: &check)
                 update.reset()
                 FlightLogSchema.bind(flight, to: update)
                 _ = try update.step()
@@ -69,7 +70,7 @@ enum FlightLogMigration {
     /// Rebuilds a flight's maxima and time above 10,000 ft from the samples it absorbed: from its takeoff to its
     /// last sample (`through`, when given, for a flight being opened now). Its last sample's time is kept.
     static func refold(_ flight: inout FlightLogFlight, samplesIn database: SQLiteDatabase,
-                       through: UTCInstant? = nil) throws(SQLiteDatabase.Failure) {
+                       through: UTCInstant? = nil, check: inout FlightLogStoredValues) throws(SQLiteDatabase.Failure) {
         let last = flight.lastSampleUTC
         let end = through ?? last ?? flight.landing?.utc ?? flight.takeoff.utc
         flight.maximumGPSAltitudeMSLFeet = nil
@@ -83,7 +84,7 @@ enum FlightLogMigration {
         statement.bind(2, end.secondsSinceEpoch)
         var previous: FlightLogSample?
         while try statement.step() {
-            let sample = FlightLogSchema.sample(statement)
+            guard let sample = FlightLogSchema.sample(statement, &check) else { continue }
             flight.absorb(sample, after: previous)
             previous = sample
         }

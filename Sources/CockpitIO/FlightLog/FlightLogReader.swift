@@ -7,6 +7,8 @@ public final class FlightLogReader {
     let database: SQLiteDatabase
     /// The file's schema (`FlightLogSchema.version` or older).
     public let schema: Int64
+    /// Damage met so far: values out of range read as absent, rows without a usable time skipped.
+    public private(set) var damage = FlightLogStoredValues()
 
     /// Samples this long before a takeoff and after a landing go with a flight's export (the ground roll, so a
     /// replay of the export sees the same takeoff and landing).
@@ -31,7 +33,7 @@ public final class FlightLogReader {
     public func flights() throws(SQLiteDatabase.Failure) -> [FlightLogFlight] {
         let statement = try database.prepare("SELECT \(FlightLogSchema.flightColumns(schema: schema)) FROM flights ORDER BY takeoff_utc")
         var result: [FlightLogFlight] = []
-        while try statement.step() { result.append(try flight(statement)) }
+        while try statement.step() { if let flight = try flight(statement) { result.append(flight) } }
         return result
     }
 
@@ -41,9 +43,9 @@ public final class FlightLogReader {
         return try statement.step() ? try flight(statement) : nil
     }
 
-    private func flight(_ row: SQLiteDatabase.Statement) throws(SQLiteDatabase.Failure) -> FlightLogFlight {
-        var flight = FlightLogSchema.flight(row)
-        if schema < 2 { try FlightLogMigration.refold(&flight, samplesIn: database) }
+    private func flight(_ row: SQLiteDatabase.Statement) throws(SQLiteDatabase.Failure) -> FlightLogFlight? {
+        guard var flight = FlightLogSchema.flight(row, &damage) else { return nil }
+        if schema < 2 { try FlightLogMigration.refold(&flight, samplesIn: database, check: &damage) }
         return flight
     }
 
@@ -53,7 +55,7 @@ public final class FlightLogReader {
         statement.bind(1, from.secondsSinceEpoch)
         statement.bind(2, to.secondsSinceEpoch)
         var result: [FlightLogSample] = []
-        while try statement.step() { result.append(FlightLogSchema.sample(statement)) }
+        while try statement.step() { if let sample = FlightLogSchema.sample(statement, &damage) { result.append(sample) } }
         return result
     }
 
@@ -63,16 +65,23 @@ public final class FlightLogReader {
         statement.bind(2, to.secondsSinceEpoch)
         var result: [FlightLogAlert] = []
         while try statement.step() {
-            result.append(FlightLogAlert(utc: UTCInstant(secondsSinceEpoch: statement.double(0) ?? 0),
-                                         kind: statement.text(1) ?? "", message: statement.text(2) ?? ""))
+            guard let utc = damage.utc(statement, 0) else {
+                damage.skipRow()
+                continue
+            }
+            result.append(FlightLogAlert(utc: utc, kind: String((statement.text(1) ?? "").prefix(64)),
+                                         message: String((statement.text(2) ?? "").prefix(512))))
         }
         return result
     }
 
     /// The newest sample's UTC (nil: an empty log).
     public func latestSampleUTC() throws(SQLiteDatabase.Failure) -> UTCInstant? {
-        let statement = try database.prepare("SELECT max(utc) FROM samples")
-        return try statement.step() ? statement.double(0).map(UTCInstant.init) : nil
+        // The newest plausible time: a damaged row dated in the year 10¹⁰ must not become "now".
+        let statement = try database.prepare("SELECT max(utc) FROM samples WHERE utc >= ?1 AND utc <= ?2")
+        statement.bind(1, FlightLogStoredValues.Range.utcSeconds.lowerBound)
+        statement.bind(2, FlightLogStoredValues.Range.utcSeconds.upperBound)
+        return try statement.step() ? damage.utc(statement, 0) : nil
     }
 
     /// One minute of the rollup: each altitude's lowest, highest and mean over the samples that had it.
@@ -101,15 +110,27 @@ public final class FlightLogReader {
             """ : FlightLogSchema.minutesFromSamples)
         statement.bind(1, Int64((from.secondsSinceEpoch / 60).rounded(.down)))
         statement.bind(2, Int64((to.secondsSinceEpoch / 60).rounded(.down)))
+        typealias R = FlightLogStoredValues.Range
         func rollup(_ first: Int32) -> Minute.Rollup? {
-            let count = Double(statement.int64(first + 3) ?? 0)
-            guard count > 0, let low = statement.double(first), let high = statement.double(first + 1) else { return nil }
-            return Minute.Rollup(minimumFeet: low, maximumFeet: high, meanFeet: (statement.double(first + 2) ?? 0) / count)
+            guard let count = damage.integer(statement, first + 3, R.sampleCount), count > 0,
+                  let low = damage.value(statement, first, R.altitudeFeet), let high = damage.value(statement, first + 1, R.altitudeFeet),
+                  let sum = statement.double(first + 2) else { return nil }
+            let mean = sum / Double(count)
+            guard mean.isFinite, R.altitudeFeet.contains(mean) else {
+                damage.refuse()
+                return nil
+            }
+            return Minute.Rollup(minimumFeet: low, maximumFeet: high, meanFeet: mean)
         }
         var result: [Minute] = []
+        let minutes = Int64(R.utcSeconds.lowerBound / 60)...Int64(R.utcSeconds.upperBound / 60)
         while try statement.step() {
-            result.append(Minute(start: UTCInstant(secondsSinceEpoch: Double(statement.int64(0) ?? 0) * 60),
-                                 samples: Int(statement.int64(1) ?? 0), gpsMSL: rollup(2), gpsHAE: rollup(6), cabin: rollup(10)))
+            guard let minute = damage.integer(statement, 0, minutes) else {
+                damage.skipRow()
+                continue
+            }
+            result.append(Minute(start: UTCInstant(secondsSinceEpoch: Double(minute) * 60),
+                                 samples: Int(damage.integer(statement, 1, R.sampleCount) ?? 0), gpsMSL: rollup(2), gpsHAE: rollup(6), cabin: rollup(10)))
         }
         return result
     }

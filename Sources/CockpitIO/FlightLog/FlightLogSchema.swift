@@ -113,33 +113,48 @@ enum FlightLogSchema {
         statement.bind(13, sample.hypoxiaDose)
     }
 
-    static func sample(_ row: SQLiteDatabase.Statement) -> FlightLogSample {
-        FlightLogSample(utc: UTCInstant(secondsSinceEpoch: row.double(0) ?? 0), fixUTC: row.double(1).map(UTCInstant.init),
-                        latitudeDegrees: row.double(2), longitudeDegrees: row.double(3), gpsAltitudeMSLFeet: row.double(4),
-                        gpsAltitudeHAEFeet: row.double(5), cabinPressurePascals: row.double(6), cabinAltitudeFeet: row.double(7),
-                        groundSpeedKnots: row.double(8), trackTrueDegrees: row.double(9), verticalSpeedFeetPerMinute: row.double(10),
-                        phase: row.text(11) ?? "unknown", hypoxiaDose: row.double(12) ?? 0)
+    /// A stored sample, every value checked (`FlightLogStoredValues`); nil when its time is unusable.
+    static func sample(_ row: SQLiteDatabase.Statement, _ check: inout FlightLogStoredValues) -> FlightLogSample? {
+        typealias R = FlightLogStoredValues.Range
+        guard let utc = check.utc(row, 0) else {
+            check.skipRow()
+            return nil
+        }
+        return FlightLogSample(utc: utc, fixUTC: check.utc(row, 1),
+                               latitudeDegrees: check.value(row, 2, R.latitudeDegrees), longitudeDegrees: check.value(row, 3, R.longitudeDegrees),
+                               gpsAltitudeMSLFeet: check.value(row, 4, R.altitudeFeet), gpsAltitudeHAEFeet: check.value(row, 5, R.altitudeFeet),
+                               cabinPressurePascals: check.value(row, 6, R.pressurePascals), cabinAltitudeFeet: check.value(row, 7, R.altitudeFeet),
+                               groundSpeedKnots: check.value(row, 8, R.groundSpeedKnots), trackTrueDegrees: check.value(row, 9, R.trackTrueDegrees),
+                               verticalSpeedFeetPerMinute: check.value(row, 10, R.verticalSpeedFeetPerMinute),
+                               phase: String((row.text(11) ?? "unknown").prefix(32)), hypoxiaDose: check.value(row, 12, R.hypoxiaDose) ?? 0)
     }
 
-    static func flight(_ row: SQLiteDatabase.Statement) -> FlightLogFlight {
+    /// A stored flight, every value checked; nil when its takeoff time is unusable.
+    static func flight(_ row: SQLiteDatabase.Statement, _ check: inout FlightLogStoredValues) -> FlightLogFlight? {
+        typealias R = FlightLogStoredValues.Range
+        guard let takeoff = check.utc(row, 1) else {
+            check.skipRow()
+            return nil
+        }
+        func name(_ column: Int32) -> String? { row.text(column).map { String($0.prefix(128)) } }
         var flight = FlightLogFlight(
             id: row.int64(0) ?? 0,
-            takeoff: FlightLogPlace(utc: UTCInstant(secondsSinceEpoch: row.double(1) ?? 0), latitudeDegrees: row.double(2),
-                                    longitudeDegrees: row.double(3), nearestAirfield: row.text(4)),
+            takeoff: FlightLogPlace(utc: takeoff, latitudeDegrees: check.value(row, 2, R.latitudeDegrees),
+                                    longitudeDegrees: check.value(row, 3, R.longitudeDegrees), nearestAirfield: name(4)),
             startedInFlight: (row.int64(5) ?? 0) != 0)
-        if let landing = row.double(6) {
-            flight.landing = FlightLogPlace(utc: UTCInstant(secondsSinceEpoch: landing), latitudeDegrees: row.double(7),
-                                            longitudeDegrees: row.double(8), nearestAirfield: row.text(9))
+        if let landing = check.utc(row, 6) {
+            flight.landing = FlightLogPlace(utc: landing, latitudeDegrees: check.value(row, 7, R.latitudeDegrees),
+                                            longitudeDegrees: check.value(row, 8, R.longitudeDegrees), nearestAirfield: name(9))
         }
         flight.end = row.text(10).flatMap(FlightLogFlight.End.init(rawValue:))
-        flight.lastSampleUTC = row.double(11).map(UTCInstant.init)
-        flight.maximumGPSAltitudeMSLFeet = row.double(12)
-        flight.maximumGPSAltitudeHAEFeet = row.double(13)
-        flight.maximumCabinAltitudeFeet = row.double(14)
-        flight.maximumGroundSpeedKnots = row.double(15)
-        flight.maximumHypoxiaDose = row.double(16)
-        flight.secondsAbove10000Feet = row.double(17) ?? 0
-        flight.alerts = Int(row.int64(18) ?? 0)
+        flight.lastSampleUTC = check.utc(row, 11)
+        flight.maximumGPSAltitudeMSLFeet = check.value(row, 12, R.altitudeFeet)
+        flight.maximumGPSAltitudeHAEFeet = check.value(row, 13, R.altitudeFeet)
+        flight.maximumCabinAltitudeFeet = check.value(row, 14, R.altitudeFeet)
+        flight.maximumGroundSpeedKnots = check.value(row, 15, R.groundSpeedKnots)
+        flight.maximumHypoxiaDose = check.value(row, 16, R.hypoxiaDose)
+        flight.secondsAbove10000Feet = check.value(row, 17, R.flightSeconds) ?? 0
+        flight.alerts = Int(check.integer(row, 18, R.alertCount) ?? 0)
         return flight
     }
 

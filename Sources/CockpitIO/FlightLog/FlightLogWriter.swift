@@ -229,7 +229,8 @@ public final class FlightLogWriter {
         var flight = FlightLogFlight(id: sqlite3_last_insert_rowid(database.handle), takeoff: place, startedInFlight: startedInFlight)
         flight.lastSampleUTC = place.utc
         if let newest, newest >= place.utc {
-            try FlightLogMigration.refold(&flight, samplesIn: database, through: newest)
+            var check = FlightLogStoredValues()
+            try FlightLogMigration.refold(&flight, samplesIn: database, through: newest, check: &check)
             try store(flight)
         }
         openFlight = flight
