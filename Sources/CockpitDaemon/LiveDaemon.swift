@@ -87,7 +87,7 @@ public final class LiveDaemon: Sendable {
                 devices: ["gps": gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
                               ?? .object(["source": .string("none")]),
                           "baro": .object(["source": .string(baro?.description ?? "none")])],
-                baroCalibration: nil, core: core)
+                baroCalibration: nil, core: core, settings: SettingsSchema.recordedValues(settings))
             do {
                 runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: recording.limitBytes) {
                     reason in logger.error("recording stopped, daemon continues: \(reason)")

@@ -68,11 +68,23 @@ public enum ReplayRunner {
     public static func run(_ options: ReplayOptions, logger: Logger) throws(ReplayError) -> ReplayResult {
         let source: any ReplaySource
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
+        // A recording replays the flight as flown: its header's recorded settings (profile, oxygen rules, terrain,
+        // …) are the replay's, except those the replay's command line gives. The core's timing is the file's.
+        var options = options
+        let merge = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &options.settings)
+        for (key, value) in merge.overridden.sorted(by: { $0.key < $1.key }) {
+            logger.notice("replay: --\(key) \(value.replay) instead of the recording's \(value.recorded)")
+        }
+        for (key, reason) in merge.ignored.sorted(by: { $0.key < $1.key }) {
+            logger.warning("replay: the recording's setting \(key) is ignored: \(reason)")
+        }
         let settings = options.settings
-        // The file's own configuration is the base (a cockpitd recording replays with the hypoxia settings it was
-        // flown with); each settings group copies over it what the bench tester chooses (`configureReplay`).
-        var configuration = settings.replayConfiguration(over: source.coreConfiguration, fileIsRecording: source is RecordingSource)
-        configuration.traffic.identifierSeed = options.seed
+        var configuration = settings.coreConfiguration
+        let timing = source.coreConfiguration
+        configuration.gpsStaleAfterSeconds = timing.gpsStaleAfterSeconds
+        configuration.baroStaleAfterSeconds = timing.baroStaleAfterSeconds
+        configuration.tickIntervalSeconds = timing.tickIntervalSeconds
+        configuration.traffic.identifierSeed = options.trafficSeed ?? (source as? RecordingSource)?.header.trafficIdentifierSeed ?? options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }
         let airfieldService = settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) }
@@ -103,7 +115,7 @@ public enum ReplayRunner {
             let header = RecordingFormat.Header(
                 softwareVersion: CockpitVersion.full,
                 devices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])],
-                baroCalibration: source.baroCalibration, core: configuration)
+                baroCalibration: source.baroCalibration, core: configuration, settings: SettingsSchema.recordedValues(settings))
             do {
                 runner.recorder = try Recorder(path: recordPath, header: header, sizeLimitBytes: recording.limitBytes) {
                     reason in logger.error("recording stopped: \(reason)")
@@ -123,6 +135,7 @@ public enum ReplayRunner {
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
+        if source is RecordingSource { summary["settings"] = .object(merge.json) }
         summary["outputs"] = .object(runner.outputsJSON)
         if let recording = runner.recorder?.status {
             summary["recording"] = .object(["path": .string(recording.path), "events": .integer(recording.eventsRecorded),

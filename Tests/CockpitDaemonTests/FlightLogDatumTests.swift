@@ -166,8 +166,7 @@ struct FlightLogDatumTests {
         let log = temporaryPath(".sqlite")
         defer { Self.remove(log) }
         var options = ReplayOptions(path: Self.ellipsoidIGC, speed: .infinity)
-        options.settings[FlightSettings.self].profile = .paraglider
-        options.settings[FlightSettings.self].profileGiven = true
+        try options.settings.give("profile", "paraglider")
         options.settings[FlightSettings.self].geoidPath = geoidPath
         options.settings[FlightLogSettings.self].path = log
         let summary = try ReplayRunner.run(options, logger: quietLogger).summary

@@ -39,8 +39,7 @@ extension String {
 /// Replays a bundled flight into a fresh flight log (as `cockpitd replay FILE --flight-log LOG` does).
 func replayIntoLog(_ file: String, profile: FlightProfile.Kind, log: String) throws -> JSONObject {
     var options = ReplayOptions(path: file, speed: .infinity)
-    options.settings[FlightSettings.self].profile = profile
-    options.settings[FlightSettings.self].profileGiven = true
+    try options.settings.give("profile", profile.rawValue)
     options.settings[FlightLogSettings.self].path = log
     return try ReplayRunner.run(options, logger: quietLogger).summary
 }
@@ -90,8 +89,7 @@ struct FlightLogExportTests {
 
         // cockpitd replays its own IGC to the same takeoff and landing.
         var options = ReplayOptions(path: igc, speed: .infinity)
-        options.settings[FlightSettings.self].profile = .paraglider
-        options.settings[FlightSettings.self].profileGiven = true
+        try options.settings.give("profile", "paraglider")
         let again = try ReplayRunner.run(options, logger: quietLogger).summary
         #expect(again["takeoffs"]?.arrayValue?.count == 1)
         #expect(again["landings"]?.arrayValue?.count == 1)

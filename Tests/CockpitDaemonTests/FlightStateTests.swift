@@ -34,8 +34,7 @@ struct FlightStateTests {
     @Test(arguments: flights)
     func takeoffAndLandingWithinAMinuteOfSource(_ flight: Flight) throws {
         var options = ReplayOptions(path: Fixtures.path("flights/" + flight.file), speed: .infinity)
-        options.settings[FlightSettings.self].profile = flight.profile
-        options.settings[FlightSettings.self].profileGiven = true
+        try options.settings.give("profile", flight.profile.rawValue)
         let summary = try ReplayRunner.run(options, logger: quietLogger).summary
         let takeoffs = try #require(summary["takeoffs"]?.arrayValue)
         let landings = try #require(summary["landings"]?.arrayValue)
@@ -51,8 +50,7 @@ struct FlightStateTests {
     @Test func parkedOnTheGridIsNeverAirborne() throws {
         for profile in FlightProfile.Kind.allCases {
             var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity)
-            options.settings[FlightSettings.self].profile = profile
-            options.settings[FlightSettings.self].profileGiven = true
+            try options.settings.give("profile", profile.rawValue)
             let takeoffs = try ReplayRunner.run(options, logger: quietLogger).summary["takeoffs"]?.arrayValue ?? []
             let first = try #require(takeoffs.first?["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601))
             #expect(first >= Self.instant((2017, 7, 15), "10:20:38"), "\(profile): airborne at \(first) while parked")
@@ -108,8 +106,7 @@ struct FlightStateTests {
     /// at 41.820004°N 2.476387°W; the distance is worked out here by haversine, not by the daemon's index.
     @Test func landingCutShortByTheEndOfTheDataNamesTheAirfield() throws {
         var options = ReplayOptions(path: Fixtures.path("flights/opensoar__missing_lcu_lseeyou_lines.igc"), speed: .infinity)
-        options.settings[FlightSettings.self].profile = .glider
-        options.settings[FlightSettings.self].profileGiven = true
+        try options.settings.give("profile", "glider")
         options.settings[AirfieldSettings.self].path = Fixtures.directory + "/../../Data/airfields.sqlite"
         let summary = try ReplayRunner.run(options, logger: quietLogger).summary
         let landing = try #require(summary["landings"]?.arrayValue?.first)

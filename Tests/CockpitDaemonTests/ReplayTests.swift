@@ -55,7 +55,9 @@ struct ReplayTests {
         var a = original.summary, b = replayed.summary
         #expect(b["format"]?.stringValue == "recording")
         #expect(a["recording"]?["stoppedReason"] == .null, "the recording completed")
-        for key in ["source", "format", "recording"] { a[key] = nil; b[key] = nil }   // only the first replay recorded
+        // Only the first replay recorded; only the second says which settings came from a recording.
+        #expect(b["settings"]?["fromRecording"]?["profile"] == .string("powered") && b["settings"]?["overridden"] == .object([:]))
+        for key in ["source", "format", "recording", "settings"] { a[key] = nil; b[key] = nil }
         #expect(JSONWriter.string(.object(a)) == JSONWriter.string(.object(b)))
         #expect(a["gpsReports"]?.int64Value == 4886)
     }

@@ -65,8 +65,7 @@ struct TrafficTests {
     @Test func nothingPreciseOrLinkableOnTheGround() throws {
         let capture = DatagramCapture()
         var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity)
-        options.settings[FlightSettings.self].profile = .glider
-        options.settings[FlightSettings.self].profileGiven = true
+        try options.settings.give("profile", "glider")
         options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(capture.port)")!]
         options.settings[TrafficSettings.self].groundQuery = true
         capture.startCollecting()

@@ -22,14 +22,15 @@ public struct AirfieldSettings: SettingsGroup {
 
     public static let options: [SettingOption<AirfieldSettings>] = [
         .init("airfields", .value(name: "FILE"), documentedDefault: "run: the first of \(searchPath.joined(separator: ", ")) that exists; replay: none",
+              replay: .recorded,
               help: "Airfield database (built by `cockpitd airfields import`; 'none' for none).",
               set: { $0.path = try SettingValue.nonEmpty($1) }, show: { $0.resolvedPath ?? "none" }),
-        .init("min-runway-feet", .value(name: "FT"),
+        .init("min-runway-feet", .value(name: "FT"), replay: .recorded,
               help: "Aircraft profile for 'best suitable airfield': minimum runway length in feet, or 'profile' for the --profile's "
                 + "own (powered 2000, glider 1000, hang-glider and paraglider none).",
               set: { $0.aircraft.minimumRunwayFeet = $1 == "profile" ? nil : try SettingValue.number($1, 0...20_000) },
               show: { $0.aircraft.minimumRunwayFeet.map(SettingValue.format) ?? "profile" }),
-        .init("hard-surface-required", .flag, help: "Aircraft profile: hard-surface runways only.",
+        .init("hard-surface-required", .flag, replay: .recorded, help: "Aircraft profile: hard-surface runways only.",
               set: { $0.aircraft.hardSurfaceRequired = try SettingValue.flag($1) },
               show: { SettingValue.yesNo($0.aircraft.hardSurfaceRequired) }),
     ]
@@ -50,9 +51,5 @@ public struct AirfieldSettings: SettingsGroup {
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.aircraft = aircraft
-    }
-
-    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
-        configure(&core, mode: .replay)
     }
 }

@@ -34,7 +34,7 @@ public struct AlertSettings: SettingsGroup {
               set: { $0.wordsPerMinute = try SettingValue.integer($1, 100...250) }, show: { String($0.wordsPerMinute) }),
         .init("speech-cache", .value(name: "DIR"), help: "Directory for the rendered speech clips. run: /var/lib/cockpit/speech.",
               set: { $0.speechCache = try SettingValue.nonEmpty($1) }, show: { $0.speechCache }),
-        .init("no-voice", .flag, help: "Never speak (the alert board, LED and buzzer still work).",
+        .init("no-voice", .flag, replay: .replaysOwn, help: "Never speak (the alert board, LED and buzzer still work).",
               set: { $0.voiceEnabled = !(try SettingValue.flag($1)) }, show: { SettingValue.yesNo(!$0.voiceEnabled) }),
         .init("gpio-chip", .value(name: "CHIP"),
               help: "GPIO chip for LED, buzzer and button: a label (pinctrl-rp1 on a Pi 5), name, path or number. Unset: no GPIO is touched.",
@@ -56,11 +56,6 @@ public struct AlertSettings: SettingsGroup {
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.alerts.voiceEnabled = voiceEnabled
-    }
-
-    /// The bench tester's voice choice, never the recording's (`--no-voice` silences a replay's announcements too).
-    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
-        configure(&core, mode: .replay)
     }
 
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {

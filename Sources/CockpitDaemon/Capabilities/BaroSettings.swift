@@ -13,7 +13,7 @@ public struct BaroSettings: SettingsGroup {
     public init(mode: RunMode) {}
 
     public static let options: [SettingOption<BaroSettings>] = [
-        .init("baro", .value(name: "auto|i2c|iio|none"), modes: .run,
+        .init("baro", .value(name: "auto|i2c|iio|none"), modes: .run, replay: .liveInput,
               help: "Cabin barometer: auto (IIO if the kernel bmp280 driver is loaded, else I2C), i2c, iio or none.",
               set: { $0.backend = try SettingValue.choice($1, ["auto", "i2c", "iio", "none"]) }, show: { $0.backend }),
         .init("i2c-bus", .value(name: "N"), modes: .run, help: "I2C bus number for the BMP280 (/dev/i2c-N).",

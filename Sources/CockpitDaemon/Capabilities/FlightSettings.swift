@@ -4,26 +4,23 @@ public import CockpitCore
 public struct FlightSettings: SettingsGroup {
     public static let title = "Flight state and terrain"
     public var profile = FlightProfile.Kind.powered
-    /// Whether the profile was given (a replay of a recording otherwise keeps the recording's own).
-    public var profileGiven = false
     public var terrainDirectory: String?
     public var geoidPath: String?
 
     public init(mode: RunMode) {}
 
     public static let options: [SettingOption<FlightSettings>] = [
-        .init("profile", .value(name: "KIND"),
+        .init("profile", .value(name: "KIND"), replay: .recorded,
               help: "Airborne-detection profile: \(FlightProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (docs/flight-state.md).",
               set: { settings, text throws(SettingError) in
                   guard let kind = FlightProfile.Kind(rawValue: text) else {
                       throw SettingError("must be \(FlightProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
                   }
                   settings.profile = kind
-                  settings.profileGiven = true
               }, show: { $0.profile.rawValue }),
-        .init("terrain", .value(name: "DIR"), help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).",
+        .init("terrain", .value(name: "DIR"), replay: .recorded, help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).",
               set: { $0.terrainDirectory = try SettingValue.optionalPath($1) }, show: { $0.terrainDirectory ?? "none" }),
-        .init("geoid", .value(name: "FILE.gtx"),
+        .init("geoid", .value(name: "FILE.gtx"), replay: .recorded,
               help: "EGM96 geoid grid (GTX, e.g. /usr/share/proj/egm96_15.gtx) for receivers that report only ellipsoid height.",
               set: { $0.geoidPath = try SettingValue.optionalPath($1) }, show: { $0.geoidPath ?? "none" }),
     ]
@@ -46,10 +43,5 @@ public struct FlightSettings: SettingsGroup {
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         core.flightProfile = .profile(profile)
-    }
-
-    /// Only a profile given for the replay replaces the file's.
-    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
-        if profileGiven { configure(&core, mode: .replay) }
     }
 }

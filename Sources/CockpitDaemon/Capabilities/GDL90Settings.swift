@@ -50,7 +50,7 @@ public struct GDL90Settings: SettingsGroup {
         .init("gdl90-leases", .value(name: "FILE"),
               help: "Send GDL 90 (port 4000) to every IPv4 address in this dnsmasq leases file (e.g. /var/lib/misc/dnsmasq.leases), re-read every 30 s.",
               set: { $0.leasesFile = try SettingValue.optionalPath($1) }, show: { $0.leasesFile ?? "none" }),
-        .init("gdl90-callsign", .value(name: "TEXT"),
+        .init("gdl90-callsign", .value(name: "TEXT"), replay: .recorded,
               help: "Ownship call sign in the GDL 90 ownship report (up to 8 of A–Z, 0–9), e.g. the registration.",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.callsign = ""; return }
@@ -60,7 +60,7 @@ public struct GDL90Settings: SettingsGroup {
                   }
                   settings.callsign = upper
               }, show: { $0.callsign.isEmpty ? "none" : $0.callsign }),
-        .init("gdl90-address", .value(name: "HEX"),
+        .init("gdl90-address", .value(name: "HEX"), replay: .recorded,
               help: "Ownship 24-bit ICAO address (6 hex digits) so the EFB does not show the own aircraft as traffic; none: address 0, self-assigned.",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.icaoAddress = nil; return }

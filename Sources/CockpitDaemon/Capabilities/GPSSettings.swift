@@ -11,7 +11,7 @@ public struct GPSSettings: SettingsGroup {
     public init(mode: RunMode) {}
 
     public static let options: [SettingOption<GPSSettings>] = [
-        .init("gpsd", .value(name: "HOST:PORT"), modes: .run, help: "gpsd to read GPS from, or 'none' to run without GPS.",
+        .init("gpsd", .value(name: "HOST:PORT"), modes: .run, replay: .liveInput, help: "gpsd to read GPS from, or 'none' to run without GPS.",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.gpsd = nil; return }
                   guard let endpoint = GPSDSource.Endpoint(parsing: text) else { throw SettingError("must be HOST:PORT or 'none', not \"\(text)\"") }

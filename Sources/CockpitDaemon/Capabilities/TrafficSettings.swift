@@ -17,7 +17,7 @@ public struct TrafficSettings: SettingsGroup {
     }
 
     public static let options: [SettingOption<TrafficSettings>] = [
-        .init("traffic-to", .list(name: "HOST:PORT"),
+        .init("traffic-to", .list(name: "HOST:PORT"), replay: .replaysOwn,
               help: "Send own traffic reports while airborne to HOST:PORT (repeatable; a subnet broadcast address works).",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.destinations = []; return }
@@ -25,18 +25,18 @@ public struct TrafficSettings: SettingsGroup {
                   settings.destinations.append(destination)
               }, clear: { $0.destinations = [] },
               show: { $0.destinations.isEmpty ? "none" : $0.destinations.map(\.description).joined(separator: ", ") }),
-        .init("traffic-port", .value(name: "N"),
+        .init("traffic-port", .value(name: "N"), replay: .replaysOwn,
               help: "UDP port to receive traffic reports and relay replies on (0: do not listen). run: 4060; replay: 0 unless given (a paced replay only).",
               set: { settings, text throws(SettingError) in
                   let port = try SettingValue.integer(text, 0...65_535)
                   settings.port = port == 0 ? nil : port
               }, show: { String($0.port ?? 0) }),
-        .init("traffic-interval", .value(name: "S"), help: "Seconds between own reports while airborne (0.2–5).",
+        .init("traffic-interval", .value(name: "S"), replay: .recorded, help: "Seconds between own reports while airborne (0.2–5).",
               set: { $0.intervalSeconds = try SettingValue.number($1, 0.2...5) }, show: { SettingValue.format($0.intervalSeconds) }),
-        .init("traffic-ground-query", .flag,
+        .init("traffic-ground-query", .flag, replay: .recorded,
               help: "On the ground, ask relays for traffic with a coarse (0.1°) position and a one-time identifier.",
               set: { $0.groundQuery = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.groundQuery) }),
-        .init("traffic-key-file", .value(name: "FILE"),
+        .init("traffic-key-file", .value(name: "FILE"), replay: .replaysOwn,
               help: "File with the traffic key (hex, 16–64 bytes): tags own reports, rejects untagged ones.",
               set: { $0.keyFile = try SettingValue.optionalPath($1) }, show: { $0.keyFile ?? "none" }),
     ]
@@ -74,12 +74,6 @@ public struct TrafficSettings: SettingsGroup {
         core.traffic.groundQuery = groundQuery
         core.traffic.tagged = keyFile != nil
         core.traffic.listening = port != nil
-    }
-
-    /// Traffic sending and listening are the replay's own (the file's destinations are not ours to send to).
-    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {
-        core.traffic = TrafficConfiguration()
-        configure(&core, mode: .replay)
     }
 
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {

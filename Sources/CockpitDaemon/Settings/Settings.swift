@@ -38,12 +38,9 @@ public protocol SettingsGroup: Sendable {
     /// The files and ports these settings make the daemon read, write or listen on (default: none). Two groups'
     /// claims on the same file where either writes, or on the same port, stop the daemon before it opens anything.
     func claims(mode: RunMode) -> [ResourceClaim]
-    /// Copies what the pure core needs into its configuration.
+    /// Copies what the pure core needs into its configuration (a replay's settings hold the recording's `recorded`
+    /// values by then: `SettingsSchema.applyRecorded`).
     func configure(_ core: inout CoreConfiguration, mode: RunMode)
-    /// A replay starts from the configuration the file carries (a cockpitd recording holds the one it was flown
-    /// with); this copies over it what the bench tester chooses for the replay. Default: nothing, the file's stands.
-    /// `fileIsRecording`: the file is a cockpitd recording (other formats carry only defaults).
-    func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool)
     /// This capability's outputs of the runner (default: none).
     func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput]
     /// This capability's control requests (default: none).
@@ -55,7 +52,24 @@ extension SettingsGroup {
     public func degradedFeatures(mode: RunMode) -> [String] { [] }
     public func claims(mode: RunMode) -> [ResourceClaim] { [] }
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {}
-    public func configureReplay(_ core: inout CoreConfiguration, fileIsRecording: Bool) {}
+}
+
+/// What a setting is to a recording and its replay. A recording replays the flight as flown: every setting that
+/// changes what the core decides from the same inputs is either kept in the recording's header (`recorded`) or
+/// declared the replay's own choice. `SettingsRolesTests` varies every option and fails on one that changes the
+/// core's configuration while declared `outsideTheCore`.
+public enum SettingReplayRole: Sendable, Equatable {
+    /// Changes no decision of the core (an output's port, a file to write, a log level).
+    case outsideTheCore
+    /// Changes the core's decisions or what the aircraft says it is (profile, oxygen rules, terrain, airfields,
+    /// ownship identity): written into a recording's header as its text, and used by a replay of the recording
+    /// unless the replay's command line gives it.
+    case recorded
+    /// Changes what the core does, but in a replay it is the bench tester's to choose (the voice, where traffic
+    /// reports go, which port listens): never taken from the recording.
+    case replaysOwn
+    /// Which live inputs exist (run only): a recording holds the inputs it had, and says so.
+    case liveInput
 }
 
 /// One option of a group: `--key VALUE` on the command line, `key = VALUE` in the configuration file.
@@ -77,13 +91,14 @@ public struct SettingOption<Group: SettingsGroup>: Sendable {
     public let commandLineOnly: Bool
     /// What the docs and `--help` give as the default when it is a rule rather than a value (nil: the value).
     public let documentedDefault: String?
+    public let replayRole: SettingReplayRole
     /// Throws `SettingError` (closures infer untyped throws; the schema narrows it).
     let set: @Sendable (inout Group, String) throws -> Void
     let clear: @Sendable (inout Group) -> Void
     let show: @Sendable (Group) -> String
 
     public init(_ key: String, _ arity: Arity, modes: SettingModes = .both, commandLineOnly: Bool = false,
-                documentedDefault: String? = nil, help: String,
+                documentedDefault: String? = nil, replay replayRole: SettingReplayRole = .outsideTheCore, help: String,
                 set: @escaping @Sendable (inout Group, String) throws -> Void,
                 clear: @escaping @Sendable (inout Group) -> Void = { _ in },
                 show: @escaping @Sendable (Group) -> String) {
@@ -93,6 +108,7 @@ public struct SettingOption<Group: SettingsGroup>: Sendable {
         self.modes = modes
         self.commandLineOnly = commandLineOnly
         self.documentedDefault = documentedDefault
+        self.replayRole = replayRole
         self.set = set
         self.clear = clear
         self.show = show
@@ -104,6 +120,9 @@ public struct SettingOption<Group: SettingsGroup>: Sendable {
 public struct Settings: Sendable {
     public let mode: RunMode
     private var groups: [ObjectIdentifier: any SettingsGroup] = [:]
+    /// The keys given on the command line (and, for `run`, in the configuration file): a replay of a recording takes
+    /// the recording's value of a `recorded` setting unless its key is here.
+    public private(set) var givenKeys: Set<String> = []
 
     public init(mode: RunMode) {
         self.mode = mode
@@ -121,12 +140,14 @@ public struct Settings: Sendable {
         return core
     }
 
-    /// A replay's core configuration: the file's own, with what each group chooses for replays copied over it.
-    public func replayConfiguration(over file: CoreConfiguration, fileIsRecording: Bool) -> CoreConfiguration {
-        var core = file
-        for group in Capabilities.all { group.configureReplay(&core, settings: self, fileIsRecording: fileIsRecording) }
-        return core
+    /// Sets `key` from its text as the command line would, and counts it as given.
+    public mutating func give(_ key: String, _ value: String) throws(SettingError) {
+        guard let option = SettingsSchema.option(key, mode: mode) else { throw SettingError("--\(key) does not apply to \(mode.rawValue)") }
+        try option.set(&self, value)
+        givenKeys.insert(key)
     }
+
+    mutating func noteGiven(_ key: String) { givenKeys.insert(key) }
 }
 
 extension SettingsGroup {
@@ -134,7 +155,4 @@ extension SettingsGroup {
         settings[Self.self].configure(&core, mode: settings.mode)
     }
 
-    static func configureReplay(_ core: inout CoreConfiguration, settings: Settings, fileIsRecording: Bool) {
-        settings[Self.self].configureReplay(&core, fileIsRecording: fileIsRecording)
-    }
 }

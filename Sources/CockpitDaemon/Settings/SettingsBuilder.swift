@@ -33,6 +33,7 @@ public enum SettingsBuilder {
             do {
                 if option.isList, started.insert(option.key).inserted { option.clear(&settings) }
                 try option.set(&settings, entry.value)
+                settings.noteGiven(option.key)
             } catch {
                 problems.append(ConfigFile.Problem(path: path, line: entry.line, message: "\(entry.key): \(error.message)"))
             }
@@ -81,6 +82,7 @@ public enum SettingsBuilder {
             do {
                 if option.isList, started.insert(option.key).inserted { option.clear(&settings) }
                 try option.set(&settings, value)
+                settings.noteGiven(option.key)
             } catch {
                 throw Problem("--\(key): \(error.message)")
             }

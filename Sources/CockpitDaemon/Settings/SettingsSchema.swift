@@ -1,3 +1,5 @@
+import Glibc
+public import CockpitCore
 
 /// A type-erased option with the group it belongs to, as the parser, `--help`, `--check-config` and the docs see it.
 public struct AnySettingOption: Sendable {
@@ -10,6 +12,7 @@ public struct AnySettingOption: Sendable {
     public let modes: SettingModes
     public let commandLineOnly: Bool
     public let documentedDefault: String?
+    public let replayRole: SettingReplayRole
     let set: @Sendable (inout Settings, String) throws(SettingError) -> Void
     let clear: @Sendable (inout Settings) -> Void
     let show: @Sendable (Settings) -> String
@@ -21,6 +24,7 @@ public struct AnySettingOption: Sendable {
         modes = option.modes
         commandLineOnly = option.commandLineOnly
         documentedDefault = option.documentedDefault
+        replayRole = option.replayRole
         switch option.arity {
         case .value(let name): valueName = name; isFlag = false; isList = false
         case .list(let name): valueName = name; isFlag = false; isList = true
@@ -63,6 +67,75 @@ public enum SettingsSchema {
 
     public static func option(_ key: String, mode: RunMode) -> AnySettingOption? {
         options.first { $0.key == key && $0.modes.contains(mode) }
+    }
+
+    /// The `recorded` settings a replay can apply, as a recording's header keeps them: each option's text.
+    public static var recordedOptions: [AnySettingOption] { options.filter { $0.replayRole == .recorded && $0.modes.contains(.replay) && !$0.isList } }
+
+    public static func recordedValues(_ settings: Settings) -> JSONObject {
+        var object = JSONObject()
+        for option in recordedOptions { object[option.key] = .string(option.effectiveValue(settings)) }
+        return object
+    }
+
+    /// What a replay took from a recording's header.
+    public struct RecordedMerge: Sendable {
+        /// Recorded values used, key and text.
+        public var applied: [String: String] = [:]
+        /// Keys the replay's command line gave, with the recording's text and the replay's.
+        public var overridden: [String: (recorded: String, replay: String)] = [:]
+        /// Keys this build does not know or refused, with why (a newer build's recording, a damaged header).
+        public var ignored: [String: String] = [:]
+
+        /// For a replay's summary: what came from the recording and what the command line overrode.
+        public var json: JSONObject {
+            func sorted(_ pairs: [String: String]) -> JSONValue {
+                var object = JSONObject()
+                for key in pairs.keys.sorted() { object[key] = .string(pairs[key]!) }
+                return .object(object)
+            }
+            var overriddenObject = JSONObject()
+            for key in overridden.keys.sorted() {
+                overriddenObject[key] = .object(["recorded": .string(overridden[key]!.recorded), "replay": .string(overridden[key]!.replay)])
+            }
+            return ["fromRecording": sorted(applied), "overridden": .object(overriddenObject), "ignored": sorted(ignored)]
+        }
+    }
+
+    /// Sets each recorded value of `header` on `settings` unless the replay gave that key itself.
+    public static func applyRecorded(_ header: JSONObject, to settings: inout Settings) -> RecordedMerge {
+        var merge = RecordedMerge()
+        for (key, value) in header.members {
+            guard let text = value.stringValue else { merge.ignored[key] = "not text"; continue }
+            guard let option = recordedOptions.first(where: { $0.key == key }) else {
+                merge.ignored[key] = "not a recorded setting of this build"
+                continue
+            }
+            if settings.givenKeys.contains(key) {
+                merge.overridden[key] = (text, option.effectiveValue(settings))
+                continue
+            }
+            let before = settings
+            do {
+                try option.set(&settings, text)
+            } catch {
+                merge.ignored[key] = "\(error)"
+                continue
+            }
+            // A file the recording read (airfields, terrain, geoid) that this machine does not have: the replay goes on
+            // without it, and says so, rather than failing to start.
+            let missing = Capabilities.all.flatMap { $0.claims(settings) }.filter { claim in
+                guard claim.option == key, claim.use == .reads, case .file(let path) = claim.resource else { return false }
+                return access(path, R_OK) != 0
+            }
+            if case .file(let path)? = missing.first?.resource {
+                settings = before
+                merge.ignored[key] = "\(path) is not readable here"
+                continue
+            }
+            merge.applied[key] = text
+        }
+        return merge
     }
 
     /// Text for `--help`: every option of the mode, grouped by capability, with its default.

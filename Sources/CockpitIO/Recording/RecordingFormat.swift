@@ -4,21 +4,34 @@ public import CockpitCore
 /// raw input per line in arrival order.
 public enum RecordingFormat {
     public static let formatName = "cockpitd-recording"
-    public static let formatVersion: Int64 = 1
+    /// 2: the header keeps every `recorded` setting as its text (`settings`). A version-1 header's `core.hypoxia`
+    /// block is read as the four hypoxia settings it held; its profile was not kept (it replays as the replay's).
+    public static let formatVersion: Int64 = 2
 
     public struct Header: Sendable, Equatable {
         public var softwareVersion: String
         /// Free-form device descriptions, e.g. {"gps": {"source": "gpsd", ...}, "baro": {...}}.
         public var devices: JSONObject
         public var baroCalibration: BMP280Calibration?
+        /// The core's timing (staleness, tick interval); what the settings decide is in `settings`.
         public var core: CoreConfiguration
+        /// Every setting that changes the core's decisions, key and text, as each settings group declares it.
+        public var settings: JSONObject
+        /// The header's format version (1 for a recording made before `settings`).
+        public var formatVersion: Int64
+        /// The seed of the run's traffic identifiers (nil in a version-1 header): a replay draws the same identifiers,
+        /// so its traffic reports are the flight's own, byte for byte.
+        public var trafficIdentifierSeed: UInt64?
 
         public init(softwareVersion: String, devices: JSONObject, baroCalibration: BMP280Calibration?,
-                    core: CoreConfiguration) {
+                    core: CoreConfiguration, settings: JSONObject = JSONObject()) {
             self.softwareVersion = softwareVersion
             self.devices = devices
             self.baroCalibration = baroCalibration
             self.core = core
+            self.settings = settings
+            formatVersion = RecordingFormat.formatVersion
+            trafficIdentifierSeed = core.traffic.identifierSeed
         }
     }
 
@@ -52,13 +65,9 @@ public enum RecordingFormat {
                 "gpsStaleAfterSeconds": .number(header.core.gpsStaleAfterSeconds),
                 "baroStaleAfterSeconds": .number(header.core.baroStaleAfterSeconds),
                 "tickIntervalSeconds": .number(header.core.tickIntervalSeconds),
-                "hypoxia": .object([
-                    "alertsEnabled": .bool(header.core.hypoxia.alertsEnabled),
-                    "ruleSet": .string(header.core.hypoxia.ruleSet.rawValue),
-                    "alertFraction": .number(header.core.hypoxia.alertFraction),
-                    "useGPSAltitudeWhenCabinUnknown": .bool(header.core.hypoxia.useGPSAltitudeWhenCabinUnknown),
-                ]),
+                "trafficIdentifierSeed": header.trafficIdentifierSeed.map { .string(String($0, radix: 16)) } ?? .null,
             ]),
+            "settings": .object(header.settings),
         ]
         return JSONWriter.string(.object(object))
     }
@@ -70,16 +79,14 @@ public enum RecordingFormat {
         guard let version = value["formatVersion"]?.int64Value else { throw .badLine(line: 1, reason: "no formatVersion") }
         guard version <= formatVersion else { throw .unsupportedVersion(version) }
         var core = CoreConfiguration()
+        var seed: UInt64?
+        var settings = value["settings"]?.objectValue ?? JSONObject()
         if let object = value["core"] {
             if let v = object["gpsStaleAfterSeconds"]?.doubleValue, PlausibleRange.staleAfterSeconds.contains(v) { core.gpsStaleAfterSeconds = v }
             if let v = object["baroStaleAfterSeconds"]?.doubleValue, PlausibleRange.staleAfterSeconds.contains(v) { core.baroStaleAfterSeconds = v }
             if let v = object["tickIntervalSeconds"]?.doubleValue, PlausibleRange.tickIntervalSeconds.contains(v) { core.tickIntervalSeconds = v }
-            if let hypoxia = object["hypoxia"] {
-                if let v = hypoxia["alertsEnabled"]?.boolValue { core.hypoxia.alertsEnabled = v }
-                if let v = hypoxia["ruleSet"]?.stringValue.flatMap(HypoxiaConfiguration.RuleSet.init(rawValue:)) { core.hypoxia.ruleSet = v }
-                if let v = hypoxia["alertFraction"]?.doubleValue { core.hypoxia.setAlertFraction(v) }
-                if let v = hypoxia["useGPSAltitudeWhenCabinUnknown"]?.boolValue { core.hypoxia.useGPSAltitudeWhenCabinUnknown = v }
-            }
+            if version < 2, let hypoxia = object["hypoxia"] { settings = versionOneHypoxia(hypoxia) }
+            seed = object["trafficIdentifierSeed"]?.stringValue.flatMap { UInt64($0, radix: 16) }
         }
         let devices = value["devices"]?.objectValue ?? JSONObject()
         var calibration: BMP280Calibration?
@@ -89,8 +96,24 @@ public enum RecordingFormat {
             }
             calibration = decoded
         }
-        return Header(softwareVersion: value["software"]?.stringValue ?? "unknown", devices: devices,
-                      baroCalibration: calibration, core: core)
+        var header = Header(softwareVersion: value["software"]?.stringValue ?? "unknown", devices: devices,
+                            baroCalibration: calibration, core: core, settings: settings)
+        header.formatVersion = version
+        header.trafficIdentifierSeed = seed
+        return header
+    }
+
+    /// A version-1 header's hypoxia block as the settings it held (`rules`, `hypoxia-alert-percent`, …).
+    static func versionOneHypoxia(_ hypoxia: JSONValue) -> JSONObject {
+        var settings = JSONObject()
+        if let v = hypoxia["ruleSet"]?.stringValue { settings["rules"] = .string(v) }
+        if let v = hypoxia["alertFraction"]?.doubleValue, v.isFinite, abs(v) < 1_000 {
+            let percent = (v * 100 * 1_000).rounded() / 1_000
+            settings["hypoxia-alert-percent"] = .string(percent == percent.rounded() ? String(Int(percent)) : String(percent))
+        }
+        if let v = hypoxia["useGPSAltitudeWhenCabinUnknown"]?.boolValue { settings["hypoxia-gps-fallback"] = .string(v ? "yes" : "no") }
+        if let v = hypoxia["alertsEnabled"]?.boolValue { settings["no-hypoxia-alerts"] = .string(v ? "no" : "yes") }
+        return settings
     }
 
     // MARK: events
@@ -141,10 +164,17 @@ public enum RecordingFormat {
         return JSONWriter.string(.object(object))
     }
 
+    /// The latest time an event may carry: 2⁶² ns, 146 years of a monotonic clock counted from boot. Beyond it the
+    /// replay's clock and tick grid would approach 2⁶³ ns, where adding one interval wraps.
+    public static let maximumTimeNanoseconds: Int64 = 1 << 62
+
     public static func decode(_ line: String, lineNumber: Int) throws(Failure) -> TimedInput {
         let value: JSONValue
         do { value = try JSONParser.parse(line) } catch { throw .badLine(line: lineNumber, reason: error.description) }
         guard let t = value["t"]?.int64Value else { throw .badLine(line: lineNumber, reason: "no integer \"t\"") }
+        guard (0...maximumTimeNanoseconds).contains(t) else {
+            throw .badLine(line: lineNumber, reason: "\"t\" \(t) outside 0…2⁶² ns (the monotonic clock since boot)")
+        }
         guard let kind = value["k"]?.stringValue else { throw .badLine(line: lineNumber, reason: "no \"k\"") }
         func string(_ key: String) throws(Failure) -> String {
             guard let s = value[key]?.stringValue else { throw .badLine(line: lineNumber, reason: "\(kind) without \(key)") }

@@ -1,0 +1,83 @@
+import Glibc
+import Testing
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+
+/// A recording replays the flight as flown. A glider flight is flown through the live path — Debian's gpsd fed the
+/// flight's NMEA at 1 Hz, `cockpitd run --profile glider --record` — and its recording replayed with no options:
+/// the same takeoff as the live run's flight log, the glider profile taken from the header (a powered replay of the
+/// same recording takes off 7 s later), and the same traffic datagrams, byte for byte.
+@Suite("Recording: replays the flight as flown", .serialized)
+struct RecordingReplaysAsFlownTests {
+    static let glider = Fixtures.path("flights/opensoar__missing_lcu_lseeyou_lines.igc")
+
+    @Test func aGliderFlightRecordedLiveReplaysWithItsOwnProfile() throws {
+        // The aerotow's ground roll and climb-out: 11:24:30–11:26:30 of the flight (takeoff about 11:25:36).
+        let all = try NMEAWriter.epochs(igcPath: Self.glider, count: 400, newDate: (2024, 5, 4))
+        let start = UTCInstant(year: 2024, month: 5, day: 4, hour: 11, minute: 24, second: 30)
+        let epochs = all.filter { $0.utc >= start && $0.utc.seconds(since: start) <= 120 }
+        #expect(epochs.count >= 110)
+        let gpsd = RealGPSD()
+        #expect(gpsd.start() != nil)
+        defer { gpsd.stop() }
+        let recording = temporaryPath(".jsonl"), log = temporaryPath(".sqlite"), socket = temporaryPath(".sock")
+        defer { for path in [recording, log, log + "-wal", log + "-shm", socket] { unlink(path) } }
+        let liveTraffic = DatagramCapture(), replayTraffic = DatagramCapture()
+        liveTraffic.startCollecting()
+        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "127.0.0.1:\(gpsd.gpsdPort)",
+                                                  "--baro", "none", "--airfields", "none", "--traffic-port", "0", "--flarm-port", "0",
+                                                  "--gdl90-discovery-port", "0", "--audio-device", "none", "--profile", "glider",
+                                                  "--record", recording, "--flight-log", log, "--traffic-to", "127.0.0.1:\(liveTraffic.port)"])
+        #expect(waitFor(seconds: 10) { statusJSON(socket) != nil })
+        for epoch in epochs {
+            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
+            usleep(1_000_000)
+        }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let live = liveTraffic.stopCollecting()
+        let liveTakeoff = try #require(Double(sqlite(log, "SELECT takeoff_utc FROM flights ORDER BY id LIMIT 1")))
+
+        replayTraffic.startCollecting()
+        let replay = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical",
+                                                    "--traffic-to", "127.0.0.1:\(replayTraffic.port)"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayed = replayTraffic.stopCollecting()
+        let summary = try JSONParser.parse(replay.stdout.trimmingNewline())
+        #expect(summary["settings"]?["fromRecording"]?["profile"] == .string("glider"))
+        let replayTakeoff = try #require(utc(summary["takeoffs"]?.arrayValue?.first?["utc"]))
+        #expect(replayTakeoff.secondsSinceEpoch == liveTakeoff, "live \(UTCInstant(secondsSinceEpoch: liveTakeoff).iso8601), replay \(replayTakeoff.iso8601)")
+        #expect(summary["hypoxiaAlerts"] == .array([]) && summary["landings"] == .array([]))
+        // The live run's traffic reports, byte for byte (the same identifier: the seed is in the header). The live
+        // daemon may have sent one more after the last recorded input, before it stopped.
+        #expect(!live.isEmpty && replayed.count <= live.count && live.count - replayed.count <= 1, "live \(live.count), replay \(replayed.count)")
+        #expect(Array(live.prefix(replayed.count)) == replayed)
+        print("glider recorded live: takeoff \(replayTakeoff.iso8601) in both; \(replayed.count) of \(live.count) traffic datagrams identical")
+
+        // The profile matters for this flight: the same recording replayed as powered takes off later.
+        let powered = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical", "--profile", "powered"])
+        let poweredSummary = try JSONParser.parse(powered.stdout.trimmingNewline())
+        let poweredTakeoff = try #require(utc(poweredSummary["takeoffs"]?.arrayValue?.first?["utc"]))
+        #expect(poweredTakeoff > replayTakeoff, "powered \(poweredTakeoff.iso8601)")
+        #expect(poweredSummary["settings"]?["overridden"]?["profile"] == .object(["recorded": .string("glider"), "replay": .string("powered")]))
+    }
+
+    /// A recording of format version 1, committed as the build before the header kept settings wrote it
+    /// (`cockpitd replay igc2kml-0.1.0__2022_06_26_01-1718.igc --profile paraglider --rules easa --record`), still
+    /// replays: its hypoxia block is read as the settings it held, and it gives what the IGC file gives with the same
+    /// options. (Version 1 did not keep the profile: it is given again.)
+    @Test func aVersionOneRecordingStillReplays() throws {
+        let old = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("recordings/igc2kml-format-1-easa.jsonl"), "--json",
+                                                 "--profile", "paraglider"])
+        #expect(old.status == 0, "\(old.stderr)")
+        let fromIGC = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("flights/igc2kml-0.1.0__2022_06_26_01-1718.igc"), "--json",
+                                                     "--profile", "paraglider", "--rules", "easa"])
+        var a = try JSONParser.parse(old.stdout.trimmingNewline()).objectValue ?? [:]
+        var b = try JSONParser.parse(fromIGC.stdout.trimmingNewline()).objectValue ?? [:]
+        #expect(a["settings"]?["fromRecording"]?["rules"] == .string("easa"))
+        for key in ["source", "format", "settings"] { a[key] = nil; b[key] = nil }
+        #expect(JSONWriter.string(.object(a)) == JSONWriter.string(.object(b)))
+    }
+}
