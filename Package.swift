@@ -57,8 +57,8 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),   // posix_spawn_file_actions_addclosefrom_np (a GNU extension of <spawn.h>)
         .systemLibrary(name: "CSignal"),  // SIGINT/SIGTERM into a pipe from an async-signal-safe C handler (SignalWaiter)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
-        .systemLibrary(name: "CMalloc"),
-        .systemLibrary(name: "CThread"),  // prctl(PR_SET_NAME): BackgroundThread names its threads  // <malloc.h>: mallopt, for the daemon's idle memory
+        .systemLibrary(name: "CMalloc"),  // <malloc.h>: mallopt and malloc_trim, for the daemon's idle memory
+        .systemLibrary(name: "CThread"),  // prctl(PR_SET_NAME): BackgroundThread names its threads
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
         .target(
@@ -129,7 +129,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The traffic relay (issue 17): a server, not part of the Pi binary.
+        // The traffic relay: a server, not part of the Pi binary.
         .target(
             name: "CockpitRelay",
             dependencies: [
@@ -171,19 +171,29 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO", "CockpitDevices"], swiftSettings: strict),
-        .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore"], swiftSettings: strict),
-        // The radar's pure geometry and drawing (issue 20).
-        .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore"], swiftSettings: strict),
+        // Test-only code shared by every test target (fixture paths, child processes, waiting, a seeded generator), as
+        // swift-nio ships NIOTestUtils: never a dependency of a shipped binary.
+        .target(
+            name: "CockpitTestSupport",
+            dependencies: ["CockpitCore", "CockpitIO", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/CockpitTestSupport",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
+        // The radar's pure geometry and drawing.
+        .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CockpitIOTests",
-            dependencies: ["CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol",
+            dependencies: ["CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitTestSupport",
                            .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CockpitDaemonTests",
             dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
+                           "CockpitTestSupport",
                            .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),

@@ -24,7 +24,7 @@ struct Cockpitd: ParsableCommand {
 
 struct Run: ParsableCommand {
     /// Built once: ArgumentParser reads `configuration` many times while parsing any command line (17 help texts,
-    /// ≈ 6.4 million instructions each, were 3 % of a whole replay; issue 18).
+    /// ≈ 6.4 million instructions each, would be 3 % of a whole replay).
     static let settingsHelp = SettingsSchema.helpText(mode: .run)
 
     static var configuration: CommandConfiguration {
@@ -89,8 +89,9 @@ struct Run: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode(1)
         }
-        if settings[ConfigSettings.self].debugAllowStall {
-            // Test hook for the watchdog: SIGUSR2 wedges the event loop for 10 s.
+        if getenv("COCKPITD_TEST_WEDGE_ON_SIGUSR2") != nil {
+            // The watchdog's test hook, kept out of the settings (no option, no configuration key, not in --help):
+            // SIGUSR2 wedges the event loop for 10 s, so a test can see the pings stop and SIGTERM still end it.
             signal(SIGUSR2, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
             source.setEventHandler { daemon.stallCoreForTesting(seconds: 10) }
@@ -112,7 +113,7 @@ struct Run: ParsableCommand {
         // A wedged core or a stuck adapter thread must not keep the daemon from stopping: whatever is not done
         // within the grace period is abandoned (the recorder and flight log flush on their own threads first).
         // A thread of its own, not Dispatch: at the unit's task limit libdispatch sleeps in the caller until it gets
-        // a worker thread, and the stop hung there (found 2026-11-24 with `prlimit --nproc=3`). Without a thread,
+        // a worker thread, and the stop would hang there (reproducible with `prlimit --nproc=3`). Without a thread,
         // SIGALRM's default action ends the process at the same time instead (without the log line).
         do {
             try BackgroundThread.start(name: "stop-grace") {

@@ -1,6 +1,7 @@
 import Testing
 import CockpitClient
 import CockpitCore
+import CockpitTestSupport
 
 /// What `cockpitctl traffic` says when the daemon neither sends nor listens (found by the installer reviewer): it said
 /// "none", as if the sky had been searched and found empty, while the status panel said "off".

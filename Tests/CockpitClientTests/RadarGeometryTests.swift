@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitClient
 import CockpitCore
+import CockpitTestSupport
 
 @Suite("Radar geometry")
 struct RadarGeometryTests {

@@ -1,6 +1,7 @@
 import Testing
 import CockpitClient
 import CockpitCore
+import CockpitTestSupport
 
 /// Golden ASCII renderings of issue 20's geometries. The cells that carry the geometry (glyph, tag, compass, range)
 /// are checked first against positions worked out by hand (compact layout: centre row 7, column 12, radius 6 rows and

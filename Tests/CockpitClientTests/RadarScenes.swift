@@ -1,5 +1,6 @@
 import CockpitClient
 import CockpitCore
+import CockpitTestSupport
 
 /// The geometries of issue 20's golden renderings.
 enum RadarScenes {

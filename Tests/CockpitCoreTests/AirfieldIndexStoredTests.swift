@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The stored form of the index (what the importer writes into the database file and the daemon loads).
 @Suite("Airfield index, stored form")

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The k-d tree against an exhaustive scan written here (every site, `AirfieldFilter.accepts` on a full `Airfield`,
 /// Vincenty distance), on synthetic sites that crowd the awkward places: both poles, both sides of ±180°, exact

@@ -1,6 +1,7 @@
 import RealModule
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// Drives the real engine once a second (baro sample, GPS fix, traffic report, tick) and collects what the voice is
 /// told, with the replay time of each effect.

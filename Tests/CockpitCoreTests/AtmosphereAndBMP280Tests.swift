@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 @Suite("ICAO standard atmosphere")
 struct StandardAtmosphereTests {

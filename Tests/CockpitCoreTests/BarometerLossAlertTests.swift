@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The barometer-loss caution (docs/alerts.md) when the hypoxia timer depends on it. Found by the hypoxia reviewer:
 /// a barometer absent from power-up never raised it (the condition needed one sample first), so 45 min at 15,500 ft

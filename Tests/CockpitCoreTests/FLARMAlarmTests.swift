@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// `$PFLAU` is the alarm source of XCSoar, SkyDemon and the like (FLARM FTD-012 Data Port ICD; notes in
 /// shared/reference/gdl90-and-traffic-protocols.md): it must name the most dangerous aircraft, not the nearest.

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The altitude change across a GPS gap compares heights of one datum only: MSL before and an ellipsoid height after
 /// (≈ 150 ft apart over central Europe for the same altitude) is no change anyone measured.

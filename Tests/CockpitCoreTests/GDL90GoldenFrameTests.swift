@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// Golden frames from the Garmin GDL 90 Data Interface Specification 560-1058-00 Rev A and ForeFlight's extension;
 /// expected values are the specifications' own bytes and tables (shared/reference/gdl90-and-traffic-protocols.md §1.9).

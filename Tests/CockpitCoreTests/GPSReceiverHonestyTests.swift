@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// What the GPS state does with reports that are not a new measured position (found by a bench review with a fake
 /// gpsd and Debian's gpsd 3.22): a frozen receiver repeating one fix, an epoch reported twice, a fix older than the

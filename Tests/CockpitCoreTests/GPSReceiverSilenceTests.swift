@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// A receiver gpsd has active that sends nothing (`GPSState+Silence.swift`). What gpsd does, as Debian's gpsd 3.22
 /// did it with a UDP receiver (2026-11-27): it lists the receiver in DEVICES and then writes nothing while the receiver

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The receivers gpsd has active, as the core keeps them (`GPSState+Receivers.swift`).
 @Suite("gpsd's receivers in the core")

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// GPX 1.1 (topografix.com/GPX/1/1): a `trkpt`'s `time` is "the time that the point was recorded", and a track
 /// segment "should be broken into multiple segments" where "GPS reception was lost". The log samples at 1 Hz on the

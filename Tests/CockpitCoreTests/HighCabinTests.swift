@@ -1,6 +1,7 @@
 import RealModule
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// A cabin above 30,000 ft: below the BMP280's specified 300 hPa. A pressurised single (TBM, PC-12, M600: about
 /// FL300–FL310) with a slow leak gets there, and that is when the hypoxia timer matters most. Until 2026-11-24 such a

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The log says when the hypoxia timer stops counting for want of a cabin altitude, and when it counts again: a
 /// journal that ends on "holding" while the timer runs is as wrong as one that never said it held.

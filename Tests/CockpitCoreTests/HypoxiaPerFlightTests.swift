@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The regulations' cumulative oxygen times count per flight (14 CFR 91.211(a)(1): "for that part of the flight at
 /// those altitudes that is of more than 30 minutes duration"). Two flights without a restart of the daemon: each gets

@@ -1,6 +1,7 @@
 import RealModule
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// Drives the real engine with barometer samples at 4 Hz and heartbeat ticks at 1 Hz along a scripted profile.
 struct FlightProfile {

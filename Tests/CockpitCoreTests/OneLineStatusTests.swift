@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The one line systemd shows (`systemctl status cockpitd`): each sensor says why it has nothing, not only that it
 /// has nothing — gpsd not reachable, gpsd up without a receiver, a receiver without a fix yet, a stale reading, no

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// Found by the `gpsd-line` fuzz target (docs/fuzzing.md): a fix the GPS state refuses as implausible still reached the
 /// flight state and the traffic picture, and a ground speed of 3·10⁸² m/s trapped the flight-state log line

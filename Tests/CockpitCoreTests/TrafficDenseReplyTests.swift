@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 @Suite("Dense relay reply, version 2 (docs/traffic-packet.md)")
 struct TrafficDenseReplyTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 @Suite("Traffic packet (docs/traffic-packet.md)")
 struct TrafficPacketTests {

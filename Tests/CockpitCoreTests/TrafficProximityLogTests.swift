@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The traffic proximity line in the log and in `alerts.recent` (and the replay summary): what the pilot reads
 /// afterwards must say what the status and the voice said at the time.

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// What the core does with each traffic datagram (docs/traffic-packet.md, "Receiving"): every datagram lands in
 /// exactly one counter, a report or reply is never accepted twice, and freshness is checked before our own GPS fix.

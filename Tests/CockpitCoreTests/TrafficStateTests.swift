@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 /// The traffic table through the engine: what becomes a target, what is refused and why, what ages out.
 @Suite("Traffic state")

@@ -1,6 +1,7 @@
 import RealModule
 import Testing
 @testable import CockpitCore
+import CockpitTestSupport
 
 @Suite("METAR/TAF wind and runway components")
 struct WindTests {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// What an installer reads in the journal about the airfield database. The live daemon checks the file beside its
 /// loop (quick_check, after READY=1); a file that fails was only visible in the status (`airfields.reason`) and in a

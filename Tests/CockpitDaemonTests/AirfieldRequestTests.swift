@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("Airfield requests over the control socket", .serialized)
 final class AirfieldRequestTests {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 /// The real audio path: espeak-ng clips, libasound, and an ALSA `file` PCM over `null` that the test defines in its
 /// own ~/.asoundrc, so what the daemon plays lands in a file with no sound card.

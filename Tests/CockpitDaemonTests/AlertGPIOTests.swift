@@ -6,6 +6,7 @@ import CockpitCore
 @testable import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 /// A line driver that records every write with the scripted time, and plays back scripted button edges.
 final class RecordingLineDriver: GPIOLineDriver, Sendable {

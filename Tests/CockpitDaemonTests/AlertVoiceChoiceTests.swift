@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// `no-voice` is the bench tester's choice in a replay, never the file's: before, a replay copied only the hypoxia,
 /// aircraft, profile and traffic settings over the file's configuration, so `--no-voice` still announced every alert.

@@ -3,6 +3,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 @Suite("Cabin altitude from replayed flights")
 struct CabinAltitudeTests {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import CockpitIO
+import CockpitTestSupport
 
 /// `--check-config` against the file system (found by the installer reviewer): it said "configuration OK" for a
 /// recording or socket in a missing directory (the daemon then refused to start), a flight log in a missing

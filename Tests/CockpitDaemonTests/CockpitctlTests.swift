@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("cockpitctl as a pilot types it", .serialized)
 final class CockpitctlPilotTests {

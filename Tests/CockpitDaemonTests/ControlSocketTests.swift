@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// Real Unix sockets against an in-process live daemon.
 @Suite("Control socket", .serialized)

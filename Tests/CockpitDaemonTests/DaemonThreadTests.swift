@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import CockpitCore
+import CockpitTestSupport
 
 /// The daemon's threads by name, and a daemon that cannot create one. At the unit's TasksMax (or a user's
 /// RLIMIT_NPROC) `pthread_create` fails; until 2026-11-24 the gpsd reader's endless loop then ran on the main thread:

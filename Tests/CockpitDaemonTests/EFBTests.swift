@@ -5,6 +5,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A TCP client on loopback that connects (retrying while the server starts) and keeps everything until EOF.
 final class TCPCapture: @unchecked Sendable {

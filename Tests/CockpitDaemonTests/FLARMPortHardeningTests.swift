@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 /// The FLARM NMEA port (TCP 2000, open on the cabin Wi-Fi) against a careless or hostile client: what one client
 /// sends costs the core's tick a bounded slice, and a new client always gets a slot. Each test drives the server as

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 /// A flight whose record ends in the air is not a landing (found by the installer reviewer: `flight-log list` showed
 /// a landing time and place for a replay that ended at 18,000 ft).

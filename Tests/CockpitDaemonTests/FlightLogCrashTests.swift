@@ -6,6 +6,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// Sends NMEA epochs to a real gpsd at 1 Hz on its own thread until stopped (the daemon under test comes and goes).
 final class FlightLogNMEAFeeder: Sendable {

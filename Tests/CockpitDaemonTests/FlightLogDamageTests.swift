@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A flight log on a damaged SD card: every value read back is untrusted. Neither the running daemon nor
 /// `cockpitd flight-log` may trap or hang on one, and a damaged value reads as absent, never as a number.
@@ -77,7 +78,7 @@ struct FlightLogDamageTests {
         let pristine = try Self.freshLog()
         defer { Self.remove(pristine) }
         let size = Int(try #require(Self.fileSize(pristine)))
-        var random = SplitMix64Generator(seed: 20_261_127)
+        var random = SplitMix64(seed: 20_261_127)
         var outcomes: [Int32: Int] = [:]
         for round in 0..<40 {
             let log = temporaryPath(".sqlite")
@@ -102,18 +103,5 @@ struct FlightLogDamageTests {
     static func fileSize(_ path: String) -> Int64? {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a seeded generator, so a failing round can be run again.
-struct SplitMix64Generator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A GPS altitude is above mean sea level or above the WGS-84 ellipsoid (≈ 150 ft apart in central Europe). Schema 1
 /// of the flight log kept one "GPS" maximum and rollup, MSL when the fix had it, else the ellipsoid height, without

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// B records read straight from the text by the IGC specification's column positions (A2.3/A4.1), independently
 /// of cockpitd's parser.

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("Flight log: history and the control requests", .serialized)
 struct FlightLogHistoryTests {

@@ -5,6 +5,7 @@ import CockpitCore
 import CockpitIO
 import CockpitProtocol
 @testable import CockpitDaemon
+import CockpitTestSupport
 
 /// The flight log's requests are answered off the event loop (an export of a long flight held every GPS fix, traffic
 /// report and other client for tens of milliseconds); the cheap ones stay on it.

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("Flight state on recorded flights")
 struct FlightStateTests {

@@ -1,3 +1,4 @@
+import CockpitTestSupport
 // An independent GDL 90 decoder for the tests, written from the specification's tables (Garmin 560-1058-00 Rev A
 // §2.2 framing and FCS, §3.1 heartbeat, §3.5.1 report layout, §3.8 geometric altitude; ForeFlight's 0x65 ID message)
 // as summarised in shared/reference/gdl90-and-traffic-protocols.md. It shares no code and no constants with the

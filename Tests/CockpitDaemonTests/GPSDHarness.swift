@@ -7,6 +7,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 /// Distinct loopback ports for every gpsd a test process starts (suites run in parallel).
 let nextTestPort = Mutex<UInt16>(UInt16(21_000 + Int(getpid() % 900) * 40))

@@ -5,6 +5,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 func gpsStatus(_ socket: String) -> JSONValue? {
     guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return nil }

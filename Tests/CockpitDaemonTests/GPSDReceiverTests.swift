@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// Debian's gpsd 3.22 with what a bench review found it passes on as it is: two receivers on one gpsd (a USB GPS and
 /// a second one hot-plugged), and a receiver coasting on dead reckoning (GGA quality 6, RMC mode E: gpsd's TPV

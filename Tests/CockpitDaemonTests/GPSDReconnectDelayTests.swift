@@ -5,6 +5,7 @@ import Testing
 import CockpitCore
 import CockpitDevices
 import CockpitIO
+import CockpitTestSupport
 
 /// The waits between connection attempts (docs/gpsd.md, "Reconnecting": to this machine every 100 ms; to another
 /// host 250 ms doubling to 10 s, and a connection that ends within 2 s does not start the wait over).

@@ -6,6 +6,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 /// A receiver that keeps talking: epochs of a real flight (napret.igc moved to 2024) sent to gpsd's UDP port every
 /// 200 ms from a thread of its own, whether or not gpsd is running.

@@ -3,6 +3,7 @@ import Testing
 import CockpitClient
 import CockpitCore
 import CockpitDaemon
+import CockpitTestSupport
 
 /// A receiver gpsd has active that sends nothing (a dead serial line, the wrong baud rate): with Debian's real gpsd
 /// and a UDP receiver nobody feeds, gpsd lists the receiver and then writes nothing for it. The status, the log and

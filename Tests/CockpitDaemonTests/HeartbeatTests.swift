@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 @testable import CockpitDaemon
+import CockpitTestSupport
 
 /// When the live daemon's heartbeat wakes next (`Heartbeat.waitNanoseconds`): at the core's next tick, at the next
 /// watchdog ping, at least once a second — never every 250 ms for nothing, never later than the watchdog allows.

@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A synthetic IGC log: a cabin held at `pressureAltitudeMeters` for `seconds`, one B record per second.
 func writeSyntheticIGC(seconds: Int, pressureAltitudeMeters: Int) -> String {

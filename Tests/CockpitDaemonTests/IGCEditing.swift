@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 /// A bundled IGC log edited at the text level, the way a logger that dropped out (a gap) or a wing flying slower into
 /// wind (a re-timed approach) would have written it. B records are read here independently of `IGCParser`

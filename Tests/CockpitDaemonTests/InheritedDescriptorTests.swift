@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import CockpitIO
 @testable import CockpitDevices
+import CockpitTestSupport
 
 /// A child process must not inherit the parent's sockets: while it runs, a connection the parent closed stays open.
 /// Found as a flaky "Misbehaving gpsd" test: the fake gpsd's accepted socket (no CLOEXEC) was inherited by a gpsd

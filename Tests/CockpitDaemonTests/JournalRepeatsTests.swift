@@ -1,5 +1,6 @@
 import Testing
 import Glibc
+import CockpitTestSupport
 
 /// The log's rate limit through the real `cockpitd`: a sensor that comes and goes faster than the 10 s window must
 /// not leave the log's last word on it wrong, and no occurrence may go uncounted.

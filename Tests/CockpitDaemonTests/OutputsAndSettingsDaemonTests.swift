@@ -6,6 +6,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 /// Issue 12's promises end to end: the installed service configured only by its file, outputs that never hold the
 /// core back, honest availability, replays that honour their settings.

@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A pressurised cabin's altitude is not the aircraft's pressure altitude, and an IGC file's pressure altitude is what
 /// airspace checks read. The bundled 1_77fv6kh1 glider flight (to 5,010 ft) is edited at the text level so that its

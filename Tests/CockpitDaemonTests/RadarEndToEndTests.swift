@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import CockpitCore
+import CockpitTestSupport
 
 /// Issue 20: two replays of bundled flights, moved next to each other, send each other traffic on loopback; the radar
 /// drawn by `cockpitctl radar` against one of them shows the other in the cell that `cockpitctl traffic --json`'s

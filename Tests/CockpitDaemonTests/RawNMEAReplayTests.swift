@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import CockpitCore
+import CockpitTestSupport
 
 /// A raw NMEA capture (gpsd's own test logs, a receiver dump) is not something the replay can decode: cockpitd replays
 /// gpsd's reports through libgps, as in the aircraft. It says so, and the command it suggests — Debian's gpsfake

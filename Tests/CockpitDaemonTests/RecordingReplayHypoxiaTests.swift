@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A cockpitd recording replays with the hypoxia settings it was flown with, but an option given for the replay wins
 /// (found by the hypoxia reviewer: `--rules easa` or `--hypoxia-alert-percent 25` on a recording was ignored without a

@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A recording replays the flight as flown. A glider flight is flown through the live path — Debian's gpsd fed the
 /// flight's NMEA at 1 Hz, `cockpitd run --profile glider --record` — and its recording replayed with no options:

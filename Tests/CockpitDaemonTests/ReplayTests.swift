@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("Replay")
 struct ReplayTests {

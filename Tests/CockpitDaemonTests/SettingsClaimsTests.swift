@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import CockpitIO
+import CockpitTestSupport
 
 /// Two settings naming the same file or port (found 2026-11-24): `--record` truncates its file, and
 /// `cockpitd replay a.igc --record a.igc` replaced the bench tester's flight with the recording of its replay, while

@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 import CockpitDaemon
+import CockpitTestSupport
 
 /// A recording replays the flight as flown only if every setting that changes the core's decisions is declared: kept
 /// in the recording (`recorded`) or the replay's own choice. These tests vary every option and catch one that a

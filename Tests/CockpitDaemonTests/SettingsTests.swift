@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// The one settings declaration: every run option is a configuration key, documented with its default, and the
 /// layers apply in order (defaults, file, command line).

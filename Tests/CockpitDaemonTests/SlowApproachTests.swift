@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A wing flying into wind on final: the last 130 m of descent of a bundled flight re-timed so the ground speed stays
 /// between 5 and 15 kt (10 ± 5 kt over a 60 s cycle) down to the touchdown, everything after it (the real roll-out)

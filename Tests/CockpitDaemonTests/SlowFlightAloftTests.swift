@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// Slow flight aloft is not a landing roll. Without terrain tiles the height above ground is unknown, so an airborne
 /// aircraft slower than its profile's landing speed used to enter the landing roll wherever it was: the olsztyn glider

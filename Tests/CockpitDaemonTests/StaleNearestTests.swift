@@ -3,6 +3,7 @@ import CockpitCore
 import CockpitClient
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// The status panel during a GPS loss (found by the installer reviewer): the NEAREST line kept an airfield's distance
 /// and bearing from the last fix with no mark, minutes later, while `cockpitctl nearest` refused for lack of a

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("systemd integration", .serialized)
 struct SystemdNotifyTests {
@@ -39,9 +40,8 @@ struct SystemdNotifyTests {
     @Test func readyStatusAndWatchdogPingsThatStopWhenTheCoreIsStalled() throws {
         let listener = NotifyListener()
         let socket = temporaryPath(".sock")
-        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none",
-                                                   "--debug-allow-stall"],
-                               environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"])
+        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none"],
+                               environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000", "COCKPITD_TEST_WEDGE_ON_SIGUSR2": "1"])
         defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0); unlink(socket) }   // it is wedged on purpose
         let start = listener.collect(for: 2.5)
         let ready = try #require(start.first { $0.contains("READY=1") })
@@ -60,7 +60,8 @@ struct SystemdNotifyTests {
     @Test func sigtermEndsAWedgedDaemonWithinTheGracePeriod() throws {
         let socket = temporaryPath(".sock")
         let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "none", "--baro", "none",
-                                                   "--traffic-port", "0", "--airfields", "none", "--debug-allow-stall"])
+                                                   "--traffic-port", "0", "--airfields", "none"],
+                               environment: ["COCKPITD_TEST_WEDGE_ON_SIGUSR2": "1"])
         defer { unlink(socket) }
         #expect(waitFor(seconds: 10) { access(socket, F_OK) == 0 })
         kill(pid, SIGUSR2)   // wedge the event loop for 10 s

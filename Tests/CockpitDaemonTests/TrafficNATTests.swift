@@ -3,6 +3,7 @@ import CockpitDaemon
 import CockpitIO
 import Glibc
 import Testing
+import CockpitTestSupport
 
 @Suite("Traffic through NAT", .serialized)
 struct TrafficNATTests {

@@ -5,6 +5,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
+import CockpitTestSupport
 
 /// A UDP listener on loopback that keeps every datagram it gets.
 final class DatagramCapture: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 import CockpitIO
 @testable import CockpitFuzzTargets
+import CockpitTestSupport
 
 /// The airfield-index seeds are written by Fuzz/seed-corpus.py, a Python encoder of the layouts documented in
 /// AirfieldIndex+Stored.swift and AirfieldIndex+Image.swift that shares no code with them: the Swift readers must accept

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitFuzzTargets
 import CockpitIO
+import CockpitTestSupport
 
 /// Every seed and every crash the fuzzer ever found (Fuzz/Corpus/<target>/) through its entry function, without the
 /// sanitizers: a cheap regression run in the normal suite. A trap here fails the whole test run.

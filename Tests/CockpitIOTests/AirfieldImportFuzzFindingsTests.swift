@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 /// Found by the `ourairports-csv` fuzz target (docs/fuzzing.md): numbers a corrupted CSV may hold.
 @Suite("Airfield import: numbers no field can hold")

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 /// The airfield index mapped from a cache file (AirfieldIndexCache): written once, mapped after, answers exactly as a
 /// brute-force scan of the shipped database does, lives in file pages (not anonymous memory), and any damage to the

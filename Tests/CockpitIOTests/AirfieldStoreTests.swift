@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 enum AirfieldData {
     static let path = Fixtures.directory + "/../../Data/airfields.sqlite"

@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
+import CockpitTestSupport
 
 @Suite("BMP280 driver against a simulated chip")
 struct BMP280DriverTests {

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 import CockpitIO
+import CockpitTestSupport
 
 /// The adapters' threads carry their names (what `top -H`, `ps -L`, perf and gdb show an installer), within Linux's
 /// 15 bytes; and a thread that cannot be created is an error the caller handles, not its body run on the caller's

@@ -4,6 +4,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
+import CockpitTestSupport
 
 /// The barometer adapter's thread against the simulated chip: what it hands to the core.
 @Suite("Barometer source", .serialized)

@@ -4,6 +4,7 @@ import Testing
 import CockpitCore
 import CockpitProtocol
 @testable import CockpitIO
+import CockpitTestSupport
 
 /// The control connection on NIO's embedded event loop: timeouts and cadences in advanced virtual time, no sleeps.
 @Suite("Control connection (embedded)")

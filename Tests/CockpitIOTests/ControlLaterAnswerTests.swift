@@ -4,6 +4,7 @@ import Testing
 import CockpitCore
 import CockpitProtocol
 @testable import CockpitIO
+import CockpitTestSupport
 
 /// Requests answered later (the flight log's, worked out off the event loop): the connection waits for the answer
 /// before its next request, other clients are served meanwhile, and a client that half-closes or hangs up meanwhile

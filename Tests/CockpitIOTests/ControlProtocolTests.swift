@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 import CockpitProtocol
+import CockpitTestSupport
 
 @Suite("Control protocol parsing")
 struct ControlProtocolTests {

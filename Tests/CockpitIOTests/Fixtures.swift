@@ -1,16 +1,8 @@
 import CockpitCore
-import Glibc
+import CockpitTestSupport
 
-/// Test fixtures live in Tests/Fixtures (copied into the repo with their SOURCE lines).
-enum Fixtures {
-    static let directory: String = {
-        let file = #filePath
-        let testsDirectory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
-        return testsDirectory + "/Fixtures"
-    }()
-
-    static func path(_ name: String) -> String { directory + "/" + name }
-
+/// What Tests/Fixtures/SOURCE.md says of the bundled IGC files (the paths come from CockpitTestSupport's `Fixtures`).
+extension Fixtures {
     /// From Tests/Fixtures/SOURCE.md: B records, first and last B record time (UTC), max pressure / GNSS altitude (ft).
     struct IGCExpectation: Sendable, CustomStringConvertible {
         var file: String
@@ -34,10 +26,4 @@ enum Fixtures {
         .init(file: "aerofiles__skytraxx21-2023-04-15.igc", bRecords: 2008, first: "07:39:37", last: "08:13:04", maxPressureFeet: 2106, maxGNSSFeet: 2310),
         .init(file: "igc2kml-0.1.0__2022_06_26_01-1718.igc", bRecords: 883, first: "16:17:31", last: "16:32:19", maxPressureFeet: 4613, maxGNSSFeet: 4895),
     ]
-}
-
-/// True once `condition` holds, polled every 10 ms for up to `seconds`.
-func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-    for _ in 0..<Int(seconds * 100) { if condition() { return true }; usleep(10_000) }
-    return condition()
 }

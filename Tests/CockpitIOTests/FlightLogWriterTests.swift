@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("Flight log writer: pruning")
 struct FlightLogWriterTests {

@@ -3,6 +3,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
+import CockpitTestSupport
 
 @Suite("gpsd reports through libgps gps_unpack")
 struct GPSDReportDecoderTests {

@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 import CockpitIO
 import CockpitDevices
+import CockpitTestSupport
 
 /// Found by the `gpsd-line` fuzz target (docs/fuzzing.md).
 @Suite("gpsd lines the fuzzer found")

@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
+import CockpitTestSupport
 
 /// The one-pass gpsd line check against an independent implementation: `JSONParser` (a tree-building RFC 8259 parser)
 /// plus a shape check written over its tree, on every line of a real gpsd 3.22 log, on hand-made edge cases of the
@@ -184,18 +185,5 @@ struct GPSDLineScannerTests {
             if !seen.insert(key).inserted { return true }
         }
         return false
-    }
-}
-
-/// Steele, Lea and Flood's SplitMix64: a reproducible stream without Foundation (also for `Int.random(in:using:)`).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 @Suite("IGC parsing against the recorded flights' SOURCE.md")
 struct IGCParserTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitIO
+import CockpitTestSupport
 
 @Suite("Line framing of the gpsd stream")
 struct LineFramerTests {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import CockpitIO
+import CockpitTestSupport
 
 /// LineReader's buffer starts at 64 KiB and grows only for a line that needs it, up to the limit.
 @Suite("Line reader")

@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitIO
+import CockpitTestSupport
 
 @Suite("Journal logging")
 struct LogSinkTests {

@@ -2,6 +2,7 @@ import CockpitIO
 import Glibc
 import Synchronization
 import Testing
+import CockpitTestSupport
 
 /// Found when a full test run hung (2026-11-24): a relay sent SIGTERM just after it said "listening" never stopped.
 /// SignalWaiter set SIGTERM to SIG_IGN and libdispatch installed its handler later, on another thread; a signal in

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 @Suite("SRTM terrain and EGM96 geoid")
 struct TerrainTests {

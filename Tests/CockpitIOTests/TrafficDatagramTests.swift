@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 @testable import CockpitIO
+import CockpitTestSupport
 
 @Suite("Traffic datagram checks and tags")
 struct TrafficDatagramTests {

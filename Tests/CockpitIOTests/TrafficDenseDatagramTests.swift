@@ -1,6 +1,7 @@
 import Testing
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 
 @Suite("The daemon's datagram checks understand both reply versions")
 struct TrafficDenseDatagramTests {

@@ -7,7 +7,6 @@ public struct ConfigSettings: SettingsGroup {
     public var check = false
     /// The file the settings were actually read from (the default one too; set by `cockpitd run`), for `claims`.
     public var loadedPath: String?
-    public var debugAllowStall = false
 
     public init(mode: RunMode) {}
 
@@ -18,9 +17,6 @@ public struct ConfigSettings: SettingsGroup {
         .init("check-config", .flag, modes: .run, commandLineOnly: true,
               help: "Check the configuration file and options, print the effective settings, exit 0 (good) or 1 (bad).",
               set: { $0.check = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.check) }),
-        .init("debug-allow-stall", .flag, modes: .run, commandLineOnly: true,
-              help: "Test hook for the watchdog: SIGUSR2 wedges the event loop for 10 s. Never in the aircraft.",
-              set: { $0.debugAllowStall = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.debugAllowStall) }),
     ]
 
     public func claims(mode: RunMode) -> [ResourceClaim] { ResourceClaim.reads("config", file: loadedPath) }

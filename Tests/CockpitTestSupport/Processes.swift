@@ -1,19 +1,23 @@
-import Glibc
+public import Glibc
 import CockpitCore
 import CockpitIO
-import Logging
+public import Logging
 
-enum Fixtures {
-    static let directory: String = {
+// Test support shared by every test target (as swift-nio ships NIOTestUtils): fixture paths, the built binaries,
+// child processes, waiting, temporary paths, a quiet logger, loopback sockets and an independent great-circle
+// distance. Never linked into a shipped binary.
+
+public enum Fixtures {
+    public static let directory: String = {
         let testsDirectory = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
         return testsDirectory + "/Fixtures"
     }()
-    static func path(_ name: String) -> String { directory + "/" + name }
+    public static func path(_ name: String) -> String { directory + "/" + name }
 }
 
 /// The built executables sit next to the test bundle in .build/<triple>/<config>/.
-enum Binaries {
-    static let directory: String = {
+public enum Binaries {
+    public static let directory: String = {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let path = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -22,18 +26,23 @@ enum Binaries {
         parts.removeLast()
         return parts.joined(separator: "/")
     }()
-    static var cockpitd: String { directory + "/cockpitd" }
-    static var cockpitctl: String { directory + "/cockpitctl" }
+    public static var cockpitd: String { directory + "/cockpitd" }
+    public static var cockpitctl: String { directory + "/cockpitctl" }
 }
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct ProcessResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs a program to completion, capturing its output (files, not pipes, so nothing can block).
-func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) -> ProcessResult {
+public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) -> ProcessResult {
     let tag = "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let outPath = tag + ".out", errPath = tag + ".err"
     defer { unlink(outPath); unlink(errPath) }
@@ -59,7 +68,7 @@ func runProcess(_ path: String, _ arguments: [String], environment: [String: Str
 }
 
 /// Children get default signal handling and an empty signal mask (the test runner's threads block some).
-func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+public func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -76,7 +85,7 @@ func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> 
 
 /// Starts a program in the background; returns its pid. With `environment`, the child gets exactly those variables
 /// (plus PATH); without, it inherits the test's environment.
-func startProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> pid_t {
+public func startProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -101,20 +110,10 @@ func startProcess(_ path: String, _ arguments: [String], environment: [String: S
     return pid
 }
 
-func readFile(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
+/// A file's text; empty when it cannot be read (a child's captured output that was never written).
+public func readFile(_ path: String) -> String { (try? FixtureFile.read(path)) ?? "" }
 
-func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+public func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
     var waited = 0.0
     while waited < seconds {
         if condition() { return true }
@@ -124,7 +123,7 @@ func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-let quietLogger: Logger = {
+public let quietLogger: Logger = {
     var logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     logger.logLevel = .critical
     return logger
@@ -132,7 +131,7 @@ let quietLogger: Logger = {
 
 /// A TCP socket listening on 127.0.0.1 at a port the kernel chose (close-on-exec), and that port: for the fake gpsd
 /// servers of the tests.
-func loopbackTCPListener(backlog: Int32) -> (descriptor: Int32, port: UInt16) {
+public func loopbackTCPListener(backlog: Int32) -> (descriptor: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -146,14 +145,14 @@ func loopbackTCPListener(backlog: Int32) -> (descriptor: Int32, port: UInt16) {
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
-func temporaryPath(_ suffix: String) -> String {
+public func temporaryPath(_ suffix: String) -> String {
     "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
 }
 
 /// Great-circle distance by the haversine on a sphere of the mean Earth radius (6,371,008.8 m), in nautical miles:
 /// written here for the tests, independent of the daemon's geodesy, to place a transition against an airfield's
 /// published position.
-func haversineNauticalMiles(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+public func haversineNauticalMiles(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
     let radians = Double.pi / 180
     let dLat = (latitude2 - latitude1) * radians, dLon = (longitude2 - longitude1) * radians
     let a = pow(sin(dLat / 2), 2) + cos(latitude1 * radians) * cos(latitude2 * radians) * pow(sin(dLon / 2), 2)

@@ -1,11 +1,10 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
-enum FixtureFile {
-    struct Unreadable: Error { var path: String }
+/// A whole file as text, or an error naming it (a missing fixture fails its test with the path).
+public enum FixtureFile {
+    public struct Unreadable: Error { public var path: String }
 
-    static func read(_ path: String) throws -> String {
+    public static func read(_ path: String) throws -> String {
         guard let file = fopen(path, "r") else { throw Unreadable(path: path) }
         defer { fclose(file) }
         var bytes: [UInt8] = []
