@@ -30,6 +30,10 @@ public struct AlertBoard: Sendable {
         public var acknowledged: Bool
         /// When the voice last started this alert (nil: not spoken yet).
         public var lastSpokenAt: MonotonicInstant?
+        /// Something the box relies on is not working (a sensor lost in flight, a recorder or log stopped): the
+        /// indicator LED blinks slowly while it is active. Declared where the alert is made, so that an output never
+        /// has to know other capabilities' alert names.
+        public var degradesTheBox: Bool
     }
 
     /// Something that happened (an alert raised, a takeoff, a landing), newest last.
@@ -65,6 +69,7 @@ public struct AlertBoard: Sendable {
     public struct Condition: Sendable {
         var id: String, kind: String, priority: Priority, text: String, phrase: [String]
         var repeatSeconds: Double?, clears: String, acknowledgeable: Bool, acknowledged: Bool
+        var degradesTheBox = false
     }
 
     mutating func rebuild(_ conditions: [Condition], at now: MonotonicInstant, utc: UTCInstant?,
@@ -76,7 +81,8 @@ public struct AlertBoard: Sendable {
             return Active(id: condition.id, kind: condition.kind, priority: condition.priority, text: condition.text,
                           phrase: condition.phrase, repeatSeconds: condition.repeatSeconds, clears: condition.clears,
                           since: old?.since ?? now, sinceUTC: old?.sinceUTC ?? utc,
-                          acknowledgeable: condition.acknowledgeable, acknowledged: condition.acknowledged, lastSpokenAt: nil)
+                          acknowledgeable: condition.acknowledgeable, acknowledged: condition.acknowledged, lastSpokenAt: nil,
+                          degradesTheBox: condition.degradesTheBox)
         }
         active.sort { $0.priority != $1.priority ? $0.priority > $1.priority : ($0.since != $1.since ? $0.since < $1.since : $0.id < $1.id) }
         annunciate(at: now, configuration: configuration, effects: &effects)
@@ -220,6 +226,22 @@ public struct FacilityStatus: Sendable, Equatable {
     public enum Facility: String, Sendable, Equatable, CaseIterable {
         case recording
         case flightLog = "flight-log"
+
+        /// The name on the alert board ("RECORDING STOPPED: …").
+        public var displayName: String {
+            switch self {
+            case .recording: "RECORDING"
+            case .flightLog: "FLIGHT LOG"
+            }
+        }
+
+        /// The words the voice says before "stopped".
+        public var spokenName: String {
+            switch self {
+            case .recording: "recording"
+            case .flightLog: "flight log"
+            }
+        }
     }
     public var facility: Facility
     /// Why it stopped; nil: working (again).

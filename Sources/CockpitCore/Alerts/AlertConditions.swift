@@ -27,18 +27,17 @@ extension Engine {
         }
         for facility in FacilityStatus.Facility.allCases {
             guard let reason = alerts.stoppedFacilities[facility] else { continue }
-            let name = facility == .recording ? "RECORDING" : "FLIGHT LOG"
             conditions.append(.init(id: facility.rawValue + ".stopped", kind: facility.rawValue + ".stopped", priority: .advisory,
-                                    text: "\(name) STOPPED: \(reason)",
-                                    phrase: [facility == .recording ? "recording stopped" : "flight log stopped"],
-                                    repeatSeconds: nil, clears: "when it writes again", acknowledgeable: false, acknowledged: false))
+                                    text: "\(facility.displayName) STOPPED: \(reason)", phrase: [facility.spokenName + " stopped"],
+                                    repeatSeconds: nil, clears: "when it writes again", acknowledgeable: false, acknowledged: false,
+                                    degradesTheBox: true))
         }
         guard flight.isAirborne else { return conditions }
         let own = gps.currentFix(at: now, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
         if own == nil {
             conditions.append(.init(id: "gps.lost", kind: "gps.lost", priority: .caution, text: "GPS LOST in flight",
                                     phrase: ["GPS lost"], repeatSeconds: nil, clears: "a current fix, or landing",
-                                    acknowledgeable: false, acknowledged: false))
+                                    acknowledgeable: false, acknowledged: false, degradesTheBox: true))
         }
         // A barometer that worked, or one the shell reported (present, or absent since start: `samples > 0` alone let a
         // sensor dead from power-up stay silent while the hypoxia timer held). A file without any barometer events
@@ -52,7 +51,7 @@ extension Engine {
             let text = baro.samples > 0 ? "CABIN BAROMETER LOST in flight" : "NO CABIN BAROMETER in flight: \(baro.lastFault ?? "no sample yet")"
             conditions.append(.init(id: "baro.lost", kind: "baro.lost", priority: .caution, text: text + (high ? ": hypoxia timer holding" : ""),
                                     phrase: ["cabin barometer lost"], repeatSeconds: high ? Self.barometerLossRepeatSeconds : nil,
-                                    clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false))
+                                    clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false, degradesTheBox: true))
         }
         if let own {
             let utc = gps.utc(at: now)
@@ -148,9 +147,9 @@ extension Announcement {
     /// Every clip word the core can put in an announcement: the shell renders these once, at start.
     public static let vocabulary: [String] = [
         "check oxygen", "traffic", "o'clock", "mile", "miles", "feet", "above", "below", "same altitude", "GPS lost",
-        "cabin barometer lost", "recording stopped", "flight log stopped", "oxygen advisory", "crew oxygen required",
+        "cabin barometer lost", "oxygen advisory", "crew oxygen required",
         "crew oxygen required now", "oxygen for all occupants", "cockpit", "audio", "test",
-    ] + SpokenNumber.vocabulary
+    ] + FacilityStatus.Facility.allCases.map { $0.spokenName + " stopped" } + SpokenNumber.vocabulary
 }
 
 extension OxygenAdvisory {

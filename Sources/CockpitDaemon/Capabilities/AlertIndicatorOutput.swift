@@ -16,7 +16,7 @@ public enum IndicatorPattern {
         if alerts.contains(where: { $0.priority == .warning && !$0.acknowledged }) { return .fastBlink }
         let sources = snapshot.configuration.sources
         let degraded = (sources.gps && snapshot.gpsValidity != .valid) || (sources.baro && snapshot.baroValidity != .valid)
-            || alerts.contains { ["gps.lost", "baro.lost", "recording.stopped", "flight-log.stopped"].contains($0.kind) }
+            || alerts.contains(where: \.degradesTheBox)
         return degraded ? .slowBlink : .steady
     }
 
