@@ -20,8 +20,8 @@ public final class CoreRunner {
     public private(set) var lastInputTime: MonotonicInstant?
     /// Answers airfield lookups (nil: the status says no database is configured).
     public var airfields: AirfieldService?
-    /// Terrain and geoid under each fix (nil: height above ground falls back to airfields or speed).
-    public var terrain: TerrainService?
+    /// What capabilities add to a decoded event before the core sees it (terrain and MSL under a fix), in order.
+    public var enrichers: [any EventEnricher] = []
     /// Where effects and 1 Hz snapshots go (traffic sender, EFB outputs, flight log, annunciation…), in order.
     public private(set) var outputs: [any RunnerOutput] = []
     private var outputsWantTicks = false
@@ -48,14 +48,7 @@ public final class CoreRunner {
         lastInputTime = timed.time
         recorder?.append(timed)
         guard var event = decoder.decode(timed.input) else { return }
-        if case .gps(.fix(let fix)) = event, fix.hasValidPosition, let sample = terrain?.sample(for: fix) {
-            apply(.terrain(sample), at: timed.time)
-            // A source that gives only the ellipsoid height (an IGC file): with `--geoid`, MSL = HAE − N, marked as
-            // worked out, for everything after (status, flight state, hypoxia fallback, traffic, log, summary).
-            if let derived = fix.withMSLAltitude(fromGeoidSeparationMeters: sample.geoidSeparationMeters) {
-                event = .gps(.fix(derived))
-            }
-        }
+        for index in enrichers.indices { enrichers[index].enrich(&event) { apply($0, at: timed.time) } }
         apply(event, at: timed.time)
     }
 

@@ -30,7 +30,7 @@ public struct LiveOptions: Sendable {
         settings[BaroSettings.self].backend = "none"
         settings[TrafficSettings.self].port = nil
         settings[AirfieldSettings.self].path = "none"
-        settings[GDL90Settings.self].discoveryPort = nil   // EFB outputs off unless a test asks (issue 14)
+        settings[GDL90Settings.self].discoveryPort = nil   // EFB outputs off unless a test asks
         settings[FLARMSettings.self].port = nil
         settings[FlightLogSettings.self].path = nil
     }
@@ -41,9 +41,8 @@ public struct LiveOptions: Sendable {
 public final class LiveDaemon: Sendable {
     public let host: DaemonHost
     public let options: LiveOptions
-    private let gpsSource: GPSDSource?
-    private let baroSource: BaroSource?
-    private let trafficReceiver: TrafficReceiver?
+    /// Every capability's live inputs (gpsd, the barometer, the traffic port), in registration order.
+    private let inputs: [any LiveInput]
     /// The airfield database's quick_check, left for after start-up (`start`, `runDeferredChecks`).
     private let airfieldCheck: DeferredCheck?
 
@@ -52,63 +51,27 @@ public final class LiveDaemon: Sendable {
         let settings = options.settings
         var core = settings.coreConfiguration
         core.traffic.identifierSeed = options.trafficSeed ?? LiveDaemon.randomSeed()
-        // quick_check runs beside the loop, not before READY=1 (issue 18).
+        // checkInBackground: the database's quick_check runs after READY=1, so it does not delay start-up.
         // systemd's CacheDirectory= (the unit's /var/cache/cockpit): the airfield index is mapped from a file there
         // instead of held in memory (AirfieldIndexCache). Several directories come colon-separated: the first.
         let cacheDirectory = getenv("CACHE_DIRECTORY").map { String(cString: $0).split(separator: ":").first.map(String.init) ?? "" }
         let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true,
                                         cacheDirectory: cacheDirectory.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
-        core.airfieldsUnavailableReason = airfields.openError
-        let runner = CoreRunner(configuration: core, decoder: InputDecoder(), logger: logger)
+        airfieldCheck = airfields.deferredCheck
+        let commands = CommandInlet()
+        let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
+            configuration: core, airfields: airfields, baroCalibration: nil, handOffPolicy: .dropWhenFull, replayFile: nil,
+            commands: commands, recordingDevices: Capabilities.inputDescriptions(settings)), logger: logger)
         runner.flushesRecorderOnTick = true
         // The status is read on this loop, a few times a second at most: made when asked, not copied after every
         // event (the copy retained every state's storage once per fix; docs/performance.md).
         runner.publishesSnapshots = false
-        let flight = settings[FlightSettings.self], traffic = settings[TrafficSettings.self]
-        let gpsd = settings[GPSSettings.self].gpsd, baro = settings[BaroSettings.self].sourceBackend
-        runner.airfields = airfields
-        airfieldCheck = airfields.deferredCheck
-        runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
-        let commands = CommandInlet()
-        do {
-            runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))
-            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: .dropWhenFull, replayFile: nil,
-                                        commands: commands)
-            for output in try Capabilities.makeOutputs(context) { runner.add(output) }
-        } catch {
-            throw .settings(error.message)
-        }
-        trafficReceiver = traffic.port.map(TrafficReceiver.init(port:))
-        if let error = runner.airfields?.openError { logger.warning("\(error)") }
-        let recording = settings[RecordingSettings.self]
-        if let path = recording.path {
-            let header = RecordingFormat.Header(
-                softwareVersion: CockpitVersion.full,
-                devices: ["gps": gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) }
-                              ?? .object(["source": .string("none")]),
-                          "baro": .object(["source": .string(baro?.description ?? "none")])],
-                baroCalibration: nil, core: core, settings: SettingsSchema.recordedValues(settings))
-            do {
-                runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: recording.limitBytes) {
-                    reason in logger.error("recording stopped, daemon continues: \(reason)")
-                }
-            } catch { throw .recording(error) }
-        }
         let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
                               logger: logger, now: { MonotonicClock.now() })
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
         commands.connect { command in host.loop.execute { host.ingestCommand(command) } }   // the GPIO button, recorded
-        let submitLive: @Sendable (RawInput) -> Void = { input in
-            let time = MonotonicClock.now()
-            host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
-        }
-        baroSource = baro.map { backend in
-            BaroSource(backend: backend, readIntervalSeconds: options.baroReadIntervalSeconds,
-                       makeBus: options.i2cBusFactory, submit: submitLive)
-        }
-        // gpsd's report lines are read and applied on the loop itself (no hand-off per line; docs/performance.md).
-        gpsSource = gpsd.map { endpoint in GPSDSource(endpoint: endpoint, loop: host.loop) { host.ingestLive($0) } }
+        inputs = Capabilities.makeLiveInputs(LiveInputContext(host: host, options: options))
     }
 
     /// Opens the socket and starts the heartbeat and the sources, then tells systemd READY=1. The watchdog is pinged
@@ -123,17 +86,7 @@ public final class LiveDaemon: Sendable {
         limits.socketMode = control.socketMode
         try host.startControl(path: control.socketPath, limits: limits)
         Heartbeat(host: host, notifier: notifier).start()
-        gpsSource?.start()
-        baroSource?.start()
-        if let trafficReceiver {
-            do {
-                try trafficReceiver.start(loop: host.loop) { bytes, from in
-                    host.ingestLive(TimedInput(time: MonotonicClock.now(), input: .datagram(bytes: bytes, from: from)))
-                }
-            } catch {
-                host.logger.error("traffic: cannot listen on UDP port \(trafficReceiver.port): \(error); continuing without receiving")
-            }
-        }
+        for input in inputs { input.start() }
         try? host.onLoop { notifier.ready(status: LiveDaemon.oneLineStatus(host.runner.snapshot)) }
         if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
     }
@@ -172,9 +125,7 @@ public final class LiveDaemon: Sendable {
     }
 
     public func stop() {
-        gpsSource?.stop()
-        baroSource?.stop()
-        trafficReceiver?.stop()
+        for input in inputs { input.stop() }
         host.shutdown()
     }
 }

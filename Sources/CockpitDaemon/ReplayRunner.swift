@@ -87,40 +87,12 @@ public enum ReplayRunner {
         configuration.traffic.identifierSeed = options.trafficSeed ?? (source as? RecordingSource)?.header.trafficIdentifierSeed ?? options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }
-        let airfieldService = settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) }
-        configuration.airfieldsUnavailableReason = airfieldService?.openError
-        let runner = CoreRunner(configuration: configuration,
-                                decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
-        let traffic = settings[TrafficSettings.self], flight = settings[FlightSettings.self]
-        do {
-            runner.decoder.trafficAuthenticator = try traffic.key().flatMap(TrafficAuthenticator.init(keyBytes:))
-            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull,
-                                        replayFile: options.path)
-            for output in try Capabilities.makeOutputs(context) { runner.add(output) }
-        } catch {
-            throw .settings(error.message)
-        }
-        if flight.terrainDirectory != nil || flight.geoidPath != nil {
-            runner.terrain = TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath)
-        }
-        if let airfieldService {
-            runner.airfields = airfieldService
-            if let error = airfieldService.openError { logger.warning("\(error)") }
-        }
-        if traffic.port != nil && !paced {
+        let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
+            configuration: configuration, airfields: settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) },
+            baroCalibration: source.baroCalibration, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull, replayFile: options.path,
+            recordingDevices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])]), logger: logger)
+        if settings[TrafficSettings.self].port != nil && !paced {
             logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
-        }
-        let recording = settings[RecordingSettings.self]
-        if let recordPath = recording.path {
-            let header = RecordingFormat.Header(
-                softwareVersion: CockpitVersion.full,
-                devices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])],
-                baroCalibration: source.baroCalibration, core: configuration, settings: SettingsSchema.recordedValues(settings))
-            do {
-                runner.recorder = try Recorder(path: recordPath, header: header, sizeLimitBytes: recording.limitBytes) {
-                    reason in logger.error("recording stopped: \(reason)")
-                }
-            } catch { throw .recording(error) }
         }
         if paced {
             try runPaced(source: source, runner: runner, options: options, logger: logger)
@@ -203,8 +175,9 @@ public enum ReplayRunner {
         try? done.futureResult.wait()
         // Let watchers see the final state once more before the socket goes away.
         if host.server != nil { try? host.onLoop { host.server?.sendWatchFrames() } }
-        // Close the traffic channel while its event loop still runs: closing it after `host.shutdown()` waits forever on
-        // a loop that can no longer schedule the close (a paced replay with --traffic-port never exited).
+        // Close the traffic channel while its event loop still runs: closing it after `host.shutdown()` would wait
+        // forever on a loop that cannot schedule the close any more, and a paced replay with --traffic-port would
+        // never exit.
         receiver?.stop()
         host.shutdown()
         if let error = failure.withLock({ $0 }) { throw .paced(error) }

@@ -1,0 +1,64 @@
+public import CockpitCore
+import CockpitIO
+import CockpitDevices
+import CockpitProtocol
+import Logging
+
+/// Adds to a decoded event before the core sees it, or emits events of its own before it (the terrain under a fix).
+/// A capability's seam into the runner: the runner itself knows no capability.
+public protocol EventEnricher: AnyObject {
+    func enrich(_ event: inout Event, emit: (Event) -> Void)
+}
+
+/// The one place a runner is put together from the settings, for live mode and every replay alike: the decoder and
+/// its traffic key, the airfield and terrain services, every capability's outputs and the recorder with its header.
+/// What differs between the modes comes in `Parts`.
+enum RunnerAssembly {
+    struct Parts {
+        var configuration: CoreConfiguration
+        /// The airfield database's service (nil: none configured).
+        var airfields: AirfieldService?
+        /// The BMP280 calibration a recording's header carries (live mode reads it from the sensor).
+        var baroCalibration: BMP280Calibration?
+        var handOffPolicy: HandOffPolicy
+        var replayFile: String?
+        var commands = CommandInlet()
+        /// What the recording's header says of the inputs.
+        var recordingDevices: JSONObject
+    }
+
+    static func makeRunner(settings: Settings, parts: Parts, logger: Logger) throws(ReplayError) -> CoreRunner {
+        var configuration = parts.configuration
+        configuration.airfieldsUnavailableReason = parts.airfields?.openError
+        let runner = CoreRunner(configuration: configuration, decoder: InputDecoder(baroCalibration: parts.baroCalibration), logger: logger)
+        do {
+            runner.decoder.trafficAuthenticator = try settings[TrafficSettings.self].key().flatMap(TrafficAuthenticator.init(keyBytes:))
+            let context = OutputContext(settings: settings, logger: logger, handOffPolicy: parts.handOffPolicy,
+                                        replayFile: parts.replayFile, commands: parts.commands)
+            for output in try Capabilities.makeOutputs(context) { runner.add(output) }
+        } catch {
+            throw .settings(error.message)
+        }
+        let flight = settings[FlightSettings.self]
+        if flight.terrainDirectory != nil || flight.geoidPath != nil {
+            runner.enrichers.append(TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath))
+        }
+        if let airfields = parts.airfields {
+            runner.airfields = airfields
+            if let error = airfields.openError { logger.warning("\(error)") }
+        }
+        let recording = settings[RecordingSettings.self]
+        let continuing = parts.replayFile == nil ? "daemon" : "replay"
+        if let path = recording.path {
+            let header = RecordingFormat.Header(softwareVersion: CockpitVersion.full, devices: parts.recordingDevices,
+                                                baroCalibration: parts.baroCalibration, core: configuration,
+                                                settings: SettingsSchema.recordedValues(settings))
+            do {
+                runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: recording.limitBytes) { reason in
+                    logger.error("recording stopped, \(continuing) continues: \(reason)")
+                }
+            } catch { throw .recording(error) }
+        }
+        return runner
+    }
+}
