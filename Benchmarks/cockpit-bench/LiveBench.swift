@@ -6,7 +6,7 @@ import Glibc
 
 /// `cockpit-bench live`: the live gpsd path of the real `cockpitd` binary with Debian's real gpsd (fed NMEA over UDP),
 /// against its reference, the libgps decode cost of one TPV line (and beside it the daemon's own decoder's, which the
-/// daemon uses since 2026-11-24):
+/// daemon uses):
 /// - daemon CPU per fix at ~125 fixes/s (every thread's run time from /proc/PID/task/*/schedstat, in ns), per thread,
 ///   after a warm-up (the first airfield lookup builds the in-memory index: a one-off, not a per-fix cost);
 /// - beside its first half, the kernel's floor per line: a minimal second client of the same gpsd (`KernelFloorReader`:

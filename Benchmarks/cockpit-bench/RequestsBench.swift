@@ -6,8 +6,8 @@ import Synchronization
 
 /// The event loop while the flight log's largest request is worked out: `version` requests from one client (send to
 /// answer), alone and while another client asks for the bench flight's GPX export back to back (the flight log of a
-/// replay of the 4.5-hour lev flight; the answer is 1.7 MB). Since 2026-11-24 the export is worked out and rendered
-/// off the loop; before, every answer, GPS fix and traffic report waited for it. `BENCH_COCKPITD` another binary.
+/// replay of the 4.5-hour lev flight; the answer is 1.7 MB). The export is worked out and rendered off the loop, so
+/// no answer, GPS fix or traffic report waits for it. `BENCH_COCKPITD` another binary.
 func requestsBenchmark() throws {
     let home = "/var/tmp/cockpit-bench-requests-\(getpid())"
     mkdir(home, 0o700)

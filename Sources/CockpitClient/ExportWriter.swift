@@ -2,7 +2,7 @@ import Glibc
 
 /// Writes an export (IGC, GPX, KML, SVG: text) to the file named by `-o`, for `cockpitctl export` and
 /// `cockpitd flight-log export`. It will not overwrite an SQLite database — the flight log itself, or any other: an
-/// export is never meant to replace one, and `-o` given the log's name used to destroy every flight in it.
+/// export is never meant to replace one, and `-o` given the log's name would destroy every flight in it.
 public enum ExportWriter {
     /// Why `path` must not be overwritten, or nil. `protecting`: a file it must not be (the log being exported).
     public static func refusal(toOverwrite path: String, protecting: String? = nil) -> String? {

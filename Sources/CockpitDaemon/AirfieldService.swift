@@ -14,11 +14,11 @@ public final class AirfieldService {
     public let deferredCheck: DeferredCheck?
     private var checkVerdict: String??
 
-    /// `checkInBackground`: open without SQLite's quick_check (≈ 200 million instructions, most of the start-up before
-    /// READY=1; issue 18) and leave it to `deferredCheck`, which the daemon runs after start-up: on cockpitd's main
-    /// thread, or on a thread of its own (`DeferredCheck`). The first use of the store (a lookup, a control request)
-    /// waits for its verdict if it has not come yet — nothing is ever answered from an unchecked file — and a file that
-    /// fails is dropped with the problem as its error. Replay checks when it opens (false).
+    /// `checkInBackground`: open without SQLite's quick_check (≈ 200 million instructions, which would be most of the
+    /// start-up before READY=1) and leave it to `deferredCheck`, which the daemon runs after start-up: on cockpitd's
+    /// main thread, or on a thread of its own (`DeferredCheck`). The first use of the store (a lookup, a control
+    /// request) waits for its verdict if it has not come yet — nothing is ever answered from an unchecked file — and a
+    /// file that fails is dropped with the problem as its error. Replay checks when it opens (false).
     /// `cacheDirectory`: where the index may be kept as a mapped file (`AirfieldStore.cacheDirectory`).
     /// `logger`: the database's verdict (sound, with its size and data date, or damaged and why) and where its index
     /// came from are logged once each — a file the deferred check rejects is otherwise only in the status.

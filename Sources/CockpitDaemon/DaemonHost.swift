@@ -121,9 +121,9 @@ public final class DaemonHost: @unchecked Sendable {
             runner.stopOutputs()
             runner.recorder?.close()
         }.wait()
-        // NIO reports the loop's end on a Dispatch queue. At the unit's task limit libdispatch cannot get a thread for
-        // it and `syncShutdownGracefully` waited for ever (2026-11-24, `prlimit --nproc=3`): wait 2 s at most; the
-        // process is ending anyway.
+        // NIO reports the loop's end on a Dispatch queue. At the unit's task limit (reproducible with
+        // `prlimit --nproc=3`) libdispatch cannot get a thread for it and `syncShutdownGracefully` would wait for ever:
+        // wait 2 s at most; the process is ending anyway.
         let done = DispatchSemaphore(value: 0)
         group.shutdownGracefully(queue: .global()) { _ in done.signal() }
         if done.wait(timeout: .now() + .seconds(2)) == .timedOut {

@@ -7,9 +7,8 @@ import NIOCore
 /// log repeats held back by the rate limit.
 ///
 /// It wakes at the core's next tick and at the next watchdog ping (each plus 1 ms, so it is due when the beat runs),
-/// and at least once a second. Until 2026-11-25 it ran every 250 ms whatever the tick interval: 4 wake-ups a second
-/// on an idle daemon (with the control server's watch timer, 8; strace), and each tick handled up to 250 ms after it
-/// fell due.
+/// and at least once a second, not on a fixed period: a 250 ms beat would wake an idle daemon 4 times a second (8 with
+/// the control server's watch timer) and handle each tick up to 250 ms after it fell due.
 final class Heartbeat: @unchecked Sendable {
     /// The longest wait between beats: the held-back log repeats need no finer.
     static let longestWaitNanoseconds: Int64 = 1_000_000_000

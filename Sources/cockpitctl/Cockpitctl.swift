@@ -33,8 +33,8 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// What to do about it: a permission problem or a path that is not a socket is not fixed by starting the daemon
-    /// (the hint used to say so for every failure).
+    /// What to do about it: a permission problem or a path that is not a socket is not fixed by starting the daemon,
+    /// so those get their own hint and only other failures are told to start it.
     static func hint(for error: ControlClient.Failure, path: String) -> String {
         var info = stat()
         if case .cannotConnect(_, let code) = error {

@@ -40,8 +40,8 @@ enum SettingsCommandLine {
             let entries = ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path, keys: kinds, problems: &problems)
             SettingsBuilder.apply(file: entries, path: path, to: &settings, problems: &problems)
             if let problem = ConfigFile.Problem.combined(problems.sorted { $0.line < $1.line }) {
-                // The checks across options and against the file system too, so one run lists everything (they
-                // used to appear one run at a time once the file's lines were right).
+                // The checks across options and against the file system too, so one run lists everything, not one
+                // problem per run.
                 _ = try? SettingsBuilder.apply(arguments: arguments, to: &settings)
                 let more = SettingsBuilder.validationProblems(settings) + SettingsBuilder.degradedFeatures(settings)
                 throw .file(([problem.description] + more).joined(separator: "\n"))

@@ -8,7 +8,7 @@ import Logging
 
 struct Replay: ParsableCommand {
     /// Built once: ArgumentParser reads `configuration` many times while parsing any command line (17 help texts,
-    /// ≈ 6.4 million instructions each, were 3 % of a whole replay; issue 18).
+    /// ≈ 6.4 million instructions each, would be 3 % of a whole replay).
     static let settingsHelp = SettingsSchema.helpText(mode: .replay)
 
     static var configuration: CommandConfiguration {

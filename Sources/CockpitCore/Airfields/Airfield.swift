@@ -9,8 +9,8 @@ public enum AirfieldType: String, Sendable, Equatable, CaseIterable {
 
     /// The runway length the filters' minimum is tested against, given the longest runway and its surface. A water lane
     /// counts only at a seaplane base: at a land airport or heliport it is no runway for the aircraft the filters serve
-    /// (OurAirports lists lanes as runways; KOLD's 8,400 ft lane lies beside its 4,000 ft paved runway). Importers since
-    /// 2026-11-24 store the longest land runway for such airports; this keeps an older file's water lane out as well.
+    /// (OurAirports lists lanes as runways; KOLD's 8,400 ft lane lies beside its 4,000 ft paved runway). The importer
+    /// stores the longest land runway for such airports; this also keeps out a lane that an older importer stored.
     @inlinable
     public func runwayFeetForFilters<Feet>(longest: Feet?, surface: SurfaceClass) -> Feet? {
         surface == .water && self != .seaplaneBase ? nil : longest
@@ -173,7 +173,7 @@ public struct Airfield: Sendable, Equatable {
     public var country: String
     public var municipality: String
     /// Longest open runway, and its surface. At a land airport or heliport: the longest that is not a water lane, unless
-    /// water lanes are all it has (files imported before 2026-11-24 may still hold a lane; the filters ignore it).
+    /// water lanes are all it has (a file from an older importer may still hold a lane; the filters ignore it).
     public var longestRunwayFeet: Double?
     public var longestRunwaySurface: SurfaceClass
     /// Longest open hard-surface runway.

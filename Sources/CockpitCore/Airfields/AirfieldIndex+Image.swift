@@ -1,5 +1,5 @@
 /// The index exactly as it lies in memory, for a cache file that the daemon maps read-only instead of holding the
-/// index on its heap (issue 18: private memory in flight ≤ 4 MiB; the index is 2.6 MB of it). Mapped, its pages are
+/// index on its heap (the goal is private memory in flight ≤ 4 MiB, and the index is 2.6 MB). Mapped, its pages are
 /// clean file pages: shared, and dropped by the kernel under memory pressure and read back when needed.
 ///
 /// The image is specific to this machine and build (native byte order and the Swift layout of `Entry`), which is why it

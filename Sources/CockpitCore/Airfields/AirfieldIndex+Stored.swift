@@ -1,5 +1,5 @@
 /// The index as the importer stores it in the database file, so that the daemon loads it instead of scanning the airport
-/// table and building the tree (≈ 280 million instructions, most of a replay's one-off cost; issue 18).
+/// table and building the tree (≈ 280 million instructions, which would be most of a replay's one-off cost).
 ///
 /// Layout (little-endian): "CKDT", format UInt32, count UInt32, leaf size UInt32; then per entry in tree order id,
 /// latitude and longitude (microdegrees), longest and longest hard runway (feet, Int32.min unknown/none) as Int32, the
@@ -7,7 +7,7 @@
 /// unit vectors are not stored (they are recomputed exactly as `init(sites:)` computes them), which keeps the file
 /// within its size goal.
 extension AirfieldIndex {
-    /// 2 since 2026-11-24: the longest runway is the one the filters count (`AirfieldType.runwayFeetForFilters`: no water
+    /// 2: the longest runway is the one the filters count (`AirfieldType.runwayFeetForFilters`: no water
     /// lane at a land airfield). Format 1 held the longest of any surface; a file that has only it gets its index built
     /// from the airport table, which applies the rule.
     public static let storedFormat: UInt32 = 2

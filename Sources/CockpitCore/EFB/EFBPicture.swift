@@ -23,8 +23,9 @@ public struct EFBPicture: Sendable {
     public var pressureAltitudeFeet: Double?
     public var airborne: Bool
     /// Targets within the proximity limits first, the highest alarm level first among them, then by distance: the
-    /// first is the one `$PFLAU` reports (the most dangerous, not the nearest — a wingman 300 m abeam used to hide a
-    /// head-on aircraft's level-2 alarm until it was at level 3), and GDL 90 sends the list in this order.
+    /// first is the one `$PFLAU` reports (the most dangerous, not the nearest: sorted by distance, a wingman 300 m
+    /// abeam would hide a head-on aircraft's level-2 alarm until it reached level 3). GDL 90 sends the list in this
+    /// order.
     public var targets: [Target]
 
     public init(_ snapshot: StatusSnapshot) {

@@ -1,5 +1,7 @@
-/// An immutable copy of the core's state at one instant. Cheap to make (value copies), published
-/// after every event; readers format it on their own time and never touch the live core.
+/// An immutable copy of the core's state at one instant. Cheap to make (value copies); readers format it on their own
+/// time and never touch the live core. A paced replay publishes one after every event; live mode and a full-speed
+/// replay make one on demand, on the runner's thread, when a reader or a ticking output asks
+/// (`CoreRunner.publishesSnapshots`).
 public struct StatusSnapshot: Sendable {
     public let configuration: CoreConfiguration
     public let monotonic: MonotonicInstant

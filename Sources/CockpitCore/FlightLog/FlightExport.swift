@@ -140,8 +140,8 @@ public enum FlightExport {
             "<trk><name>\(xmlEscaped(title(flight)))</name><trkseg>",
         ]
         // One point per GPS fix, at the fix's own time (GPX 1.1: "the time that the point was recorded"), as the IGC
-        // B records; a new segment where reception was lost (GPX 1.1 trksegType). It used to write every 1 Hz sample
-        // at the sample's time: a fix a second late, and the last fix repeated through a GPS gap or between an 8 s
+        // B records; a new segment where reception was lost (GPX 1.1 trksegType). Not every 1 Hz sample at the
+        // sample's time: that puts a fix a second late, and repeats the last fix through a GPS gap or between an 8 s
         // logger's fixes (1,300 kt between two points).
         let points = fixes(samples)
         let gapSeconds = segmentGapSeconds(points)

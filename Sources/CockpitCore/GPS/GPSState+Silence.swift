@@ -1,7 +1,7 @@
 /// A receiver gpsd has active that sends nothing: a dead serial line, the wrong baud rate, TX and RX swapped, a hung
 /// USB puck. gpsd keeps such a receiver in its list and writes nothing for it, where a receiver that talks without a
-/// fix gets a TPV of mode 1 every cycle (Debian's gpsd 3.22 with a UDP receiver, checked 2026-11-27). Without this the
-/// status said "no fix yet", as under a hangar roof, and an installer waited for a fix that could never come.
+/// fix gets a TPV of mode 1 every cycle (Debian's gpsd 3.22, with a UDP receiver). Without this the status would say
+/// "no fix yet", as under a hangar roof, and an installer would wait for a fix that can never come.
 extension GPSState {
     /// Nothing from any receiver for this long, while gpsd has one active, is silence: gpsd's cycle is 1 s, and a
     /// receiver reporting every 5 s (the slowest rate commonly set) is not called silent between its reports.

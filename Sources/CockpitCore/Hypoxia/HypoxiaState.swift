@@ -99,7 +99,7 @@ public struct HypoxiaState: Sendable, Equatable {
         guard let altitude = altitudeFeet else {
             // Hold: no dose, no decay, no time counted. The advisories say what the cabin is now: in flight the last
             // known ones stay up (the barometer-loss caution says why they cannot clear); on the ground nobody needs
-            // oxygen, and they used to be shown as current for as long as the barometer stayed silent after landing.
+            // oxygen, so they are cleared rather than shown as current while the barometer stays silent after landing.
             if !airborne {
                 activeAdvisories = []
                 for index in thresholds.indices { thresholds[index].above = false }

@@ -4,8 +4,8 @@
 public enum PlausibleRange {
     /// Cabin pressure: 140…1100 hPa. 140 hPa is about 46,000 ft, above the ceiling of every pressurised light aircraft
     /// (PC-24 FL450, HondaJet FL430, TBM and PC-12 about FL300), so a cabin that lost its pressure can reach it;
-    /// above 1100 hPa is 2,600 ft below sea level. Until 2026-11-24 the range was the BMP280's specified one
-    /// (`cabinPressureSpecifiedPascals`), and a slow leak at FL310 stopped the hypoxia timer exactly when it mattered.
+    /// above 1100 hPa is 2,600 ft below sea level. The BMP280's specified range (`cabinPressureSpecifiedPascals`) is
+    /// too narrow for this: with it, a slow leak at FL310 would stop the hypoxia timer exactly when it matters.
     public static let cabinPressurePascals = 14_000.0...110_000.0
     /// The BMP280's specified operating range, 300…1100 hPa (datasheet BST-BMP280-DS001, §1). Below 300 hPa (above
     /// 30,066 ft) the ADC still converts but the accuracy is not specified: the reading is used, and flagged.
@@ -13,7 +13,7 @@ public enum PlausibleRange {
     /// Sensor temperature: the BMP280's operating range, −40…+85 °C (datasheet §1).
     public static let cabinTemperatureCelsius = -40.0...85.0
     /// Latitude and longitude, degrees: the sphere's own limits. A receiver that reports latitude 91 is not somewhere
-    /// past the pole; until 2026-11-24 the gpsd decoder quietly read such a report as "no fix", and nothing counted it.
+    /// past the pole: the report is refused and counted, not read as "no fix".
     public static let latitudeDegrees = -90.0...90.0
     public static let longitudeDegrees = -180.0...180.0
     /// Track over ground, degrees true: a direction, 0…360 (gpsd's TPV `track`: "course over ground, degrees from true

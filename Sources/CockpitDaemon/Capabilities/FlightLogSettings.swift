@@ -21,8 +21,8 @@ public struct FlightLogSettings: SettingsGroup {
         .init("flight-log", .value(name: "FILE"),
               help: "Keep the flight log in this SQLite file ('none' or 'off': no log). run: \(defaultPath); replay: none unless given.",
               set: { settings, text throws(SettingError) in
-                  // 'none' switches it off, as for every other optional file; 'off' too (it was the word until
-                  // 2026-11-24, and `--flight-log none` then made a log file called "none" in the working directory).
+                  // 'none' switches it off, as for every other optional file; 'off' too, the word configuration
+                  // files written for earlier versions use.
                   let path = try SettingValue.optionalPath(text)
                   settings.path = path == "off" ? nil : path
               }, show: { $0.path ?? "none" }),

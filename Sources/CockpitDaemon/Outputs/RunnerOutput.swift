@@ -1,12 +1,14 @@
 public import CockpitCore
 
-/// Something the runner hands the core's results to: the traffic sender today; GDL 90, FLARM NMEA, alert
-/// annunciation, the flight log and history next. Outputs are registered once at start (see `Capabilities`) and see
-/// the same stream in live mode and in replay.
+/// Something the runner hands the core's results to: the traffic sender (`TrafficOutput`, "traffic"), the EFB outputs
+/// (`GDL90Output`, "gdl90"; `FLARMOutput`, "flarm"), alert annunciation (`AlertAudioOutput`, "alerts-audio";
+/// `AlertIndicatorOutput`, "alerts-gpio") and the flight log (`FlightLogOutput`, "flight-log", which `history`,
+/// `flights` and `export` read). Each capability's settings group makes its outputs (`makeOutputs`); they are made
+/// once at start for every group in `Capabilities.all` and see the same stream in live mode and in replay.
 ///
-/// `handle` is called on the core's thread for every effect and once per heartbeat tick. It must return at once:
-/// an output that does I/O that may block hands the work to its own worker (`BoundedHandOff`) and counts what it had
-/// to drop, so a slow, failing or blocked output never delays the core or the other outputs.
+/// `handle` is called on the core's thread for every effect and, if `wantsTicks`, once per heartbeat tick. It must
+/// return at once: an output that does I/O that may block hands the work to its own worker (`BoundedHandOff`) and
+/// counts what it had to drop, so a slow, failing or blocked output never delays the core or the other outputs.
 public protocol RunnerOutput: AnyObject {
     /// The key of this output's counters under `status.outputs`.
     var name: String { get }

@@ -6,11 +6,11 @@
 /// are doubles exactly, so the one IEEE multiplication or division `w × 10^k` is the correctly rounded value, the same
 /// double `strtod` gives. gpsd writes at most 9 decimals and a dozen significant digits ("46.209683333",
 /// "1088.5472"), so every number of a report it writes takes this path. Anything else (more than 19 significant digits, `w` over
-/// 2⁵³, a larger exponent) goes to Swift's `Double(String)` (glibc's `strtod` in the C locale), as before.
+/// 2⁵³, a larger exponent) goes to Swift's `Double(String)` (glibc's `strtod` in the C locale).
 ///
-/// Why hand-written: the reals of a report were 8 `String`s and 8 `strtod` calls per line, ≈ 8,800 of the ≈ 29,000
-/// instructions of a decoded TPV line (callgrind on the live path, 2026-11-25). Checked bit for bit against
-/// `Double(String)` (`DecimalRealTests`).
+/// Why hand-written: a `String` and a `strtod` call for each of a report's 8 reals cost ≈ 8,800 of the ≈ 29,000
+/// instructions of a decoded TPV line (callgrind on the live path). Checked bit for bit against `Double(String)`
+/// (`DecimalRealTests`).
 enum DecimalReal {
     /// The powers of ten that are doubles exactly (10²² is the last: 5²² < 2⁵³ < 5²³).
     private static let exactPowersOfTen: [Double] = [

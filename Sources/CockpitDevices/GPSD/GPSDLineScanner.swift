@@ -7,22 +7,25 @@ import CockpitIO
 /// SKY — `"class"` the first member and only once, members with plain values, except, in a SKY, a top-level
 /// `"satellites"` array of objects with plain values and no `"class"`.
 ///
-/// Why "class first and once": libgps 3.22's `gps_unpack` spins forever when a value fails to parse (a string where a
-/// number belongs, a string or key longer than its buffer) and the top-level `"class"` member is not the first, or
-/// comes again after the failure — `{"mode":"x","class":"TPV"}`, `{"device":"<129 bytes>","class":"TPV"}`, found by
-/// the gpsd-line fuzz campaign. Generated lines full of such values, through libgps from C with a 1 s alarm: with
-/// `"class"` at a random position 1,070 of 3,000 hung; with it first, none of 9,000 (docs/fuzzing.md). gpsd always
-/// writes `"class"` first.
+/// `GPSDReportDecoder`, the daemon's decoder in live mode and replay, runs every line through this first and refuses a
+/// TPV or SKY not in gpsd's shape as malformed; its members are then read from the checked bytes. libgps decodes
+/// nothing in the daemon: only `LibgpsReportDecoder`, the reference the tests and the `gpsd-decode` fuzz target hold
+/// the daemon's decoder to, hands lines to `gps_unpack`, and only lines that pass this check.
+///
+/// Why "class first and once": gpsd always writes `"class"` first, and libgps 3.22's `gps_unpack` spins forever when
+/// a value fails to parse (a string where a number belongs, a string or key longer than its buffer) and the top-level
+/// `"class"` member is not the first, or comes again after the failure — `{"mode":"x","class":"TPV"}`,
+/// `{"device":"<129 bytes>","class":"TPV"}`. Generated lines full of such values, through libgps from C with a 1 s
+/// alarm: with `"class"` at a random position 1,070 of 3,000 hung; with it first, none of 9,000 (docs/fuzzing.md).
 ///
 /// And no `"class"` in a satellite: libgps 3.22 spins the same way on a SKY whose satellite has a `"class"` member and
-/// a value it fails to parse (`{"class":"SKY","satellites":[{"PRN":"x","class":"TPV"}]}`: found by the `gpsd-decode`
-/// fuzz target on 2026-11-24, reproduced from C under a 2 s timeout). The daemon no longer calls libgps to decode
-/// (`GPSDReportDecoder`); `LibgpsReportDecoder`, its reference, still does, behind this check.
+/// a value it fails to parse (`{"class":"SKY","satellites":[{"PRN":"x","class":"TPV"}]}`, reproducible from C under a
+/// 2 s timeout).
 ///
-/// Why hand-written: libgps's own parser spins forever on some malformed lines (docs/fuzzing.md), so a line must be
-/// proven well formed before `gps_unpack` sees it. `JSONParser` proves it too, but builds a tree of Strings and arrays
-/// for every line: ≈ 5 µs of the decode, on every fix (docs/performance.md). This scanner answers the same question
-/// without allocating. `GPSDLineScannerTests` checks it against `JSONParser` on every recorded line and on mutations.
+/// Why hand-written: `JSONParser` proves a line well formed too, but builds a tree of Strings and arrays for every
+/// line: ≈ 5 µs of the decode, on every fix (docs/performance.md). This scanner answers the same question, and finds
+/// the class and the shape, without allocating. `GPSDLineScannerTests` checks it against `JSONParser` on every
+/// recorded line and on mutations.
 struct GPSDLineScanner {
     enum Verdict: Equatable {
         /// One well-formed object and nothing after it. `reportClass` is the byte range of the first top-level
@@ -101,8 +104,8 @@ struct GPSDLineScanner {
                 guard depth + 1 < Self.maximumDepth, scanObject(depth: depth + 1, role: .foreign) else { return false }
             case UInt8(ascii: "["):
                 // Only a SKY has satellites: libgps 3.22 stops reading a TPV at an array it does not know and hands over
-                // the members before it (`{"class":"TPV","satellites":[],"lon":1}` without its longitude: the
-                // gpsd-decode fuzz target, 2026-11-25, checked from C), where the daemon's reader skipped it.
+                // the members before it (`{"class":"TPV","satellites":[],"lon":1}` without its longitude: checked from
+                // C), where `GPSDReportReaders` would skip the array and read on. gpsd sends no such TPV.
                 let satellites = role == .top && keyIs(key, "satellites") && classIs("SKY")
                 if role != .foreign && !satellites { gpsdShape = false }
                 guard depth + 1 < Self.maximumDepth,

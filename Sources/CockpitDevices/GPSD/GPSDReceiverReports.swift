@@ -4,7 +4,7 @@ import CockpitCore
 /// gpsd's DEVICES (its receivers, sent as a client starts watching) and DEVICE (one activated or deactivated) reports,
 /// decoded from the line `GPSDLineScanner` has proven well formed.
 ///
-/// Why not libgps: measured with libgps 3.22 (a C program calling `gps_unpack` under a 1 s alarm, 2026-11-24), a
+/// Why not libgps: measured with libgps 3.22 (a C program calling `gps_unpack` under a 1 s alarm), a
 /// DEVICES line whose nested device has one value of the wrong type (`"bps":"x"`), or a path longer than its buffer,
 /// spins `gps_unpack` forever, as other nested objects do (docs/fuzzing.md); and for a DEVICE line it reports a
 /// deactivation (`"activated":0`) exactly as it reports a DEVICE it could not parse (nothing set). `JSONParser`

@@ -5,7 +5,6 @@
 /// `GPSDSource.initialBackoffSeconds` and doubles up to `GPSDSource.maximumBackoffSeconds` while attempts fail. A
 /// connection that ends within `provenSeconds` does not start it over: a server that accepts and closes at once
 /// (a gpsd that cannot take another client, a proxy whose far end is down) is not asked again every 250 ms for ever.
-/// Until 2026-11-24 any accepted connection reset the wait.
 public struct GPSDReconnectDelay: Sendable, Equatable {
     public let firstSeconds: Double
     public let longestSeconds: Double

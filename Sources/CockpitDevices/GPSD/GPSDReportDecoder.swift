@@ -5,11 +5,10 @@ public import CockpitCore
 /// (`GPSDReportReaders`), DEVICE and DEVICES by `GPSDReceiverReports`. Values gpsd did not send stay unknown — never
 /// zero.
 ///
-/// Why not libgps's `gps_unpack`, which the daemon used until 2026-11-24 (libgps still opens the connection and sends
-/// `?WATCH`, see `GPSDSource`):
-/// - It spins forever on some malformed lines (docs/fuzzing.md), so every line already had to pass the scanner's full
-///   JSON check first; reading the few members the daemon uses from the checked bytes is little more than that check.
-/// - On the live path it cost ≈ 70,000 of the ≈ 100,000 instructions per gpsd line (callgrind: `gps_unpack` 45,000,
+/// Why not libgps's `gps_unpack` (libgps only opens the connection and sends `?WATCH`, see `GPSDSource`):
+/// - It spins forever on some malformed lines (docs/fuzzing.md), so every line would have to pass the scanner's full
+///   JSON check first anyway; reading the few members the daemon uses from the checked bytes is little more than that.
+/// - On the live path it costs ≈ 70,000 of the ≈ 100,000 instructions per gpsd line (callgrind: `gps_unpack` 45,000,
 ///   zeroing its 24 KB `gps_data_t` 24,500), run cold after every wake-up (docs/performance.md, "The live gpsd path").
 /// It reads what libgps 3.22 reads, with libgps's types and its rules for what counts as set (libgps_json.c); where
 /// libgps is laxer it is stricter (`GPSDValues`). `LibgpsReportDecoder` keeps libgps's own decode as the independent

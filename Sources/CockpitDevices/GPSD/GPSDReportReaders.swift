@@ -190,8 +190,8 @@ enum GPSDReportReaders {
                 return nil
             }
         }
-        // libgps refuses the whole SKY for an empty satellite object (json_read_object on `{}`: checked from C, found by
-        // the gpsd-decode fuzz target); gpsd writes none.
+        // libgps refuses the whole SKY for an empty satellite object (json_read_object on `{}`: checked from C); gpsd
+        // writes none.
         return members.failed || memberCount == 0 ? nil : (prn, used)
     }
 

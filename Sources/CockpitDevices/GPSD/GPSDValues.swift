@@ -4,7 +4,7 @@ import CockpitCore
 /// (libgps_json.c): a real is a JSON number, an integer a JSON number without fraction or exponent that fits a C `int`,
 /// a string or time a JSON string. A value of the wrong type is an error, as libgps's `JSON_ERR_QNONSTRING` and
 /// `JSON_ERR_NONQSTRING` are. libgps itself, on such an error, stops reading and hands over what it read before it
-/// (`gps_unpack` returns 0: checked from C), so a report with one bad member became a report missing the rest. Here
+/// (`gps_unpack` returns 0: checked from C), so a report with one bad member becomes a report missing the rest. Here
 /// the whole report is refused and counted instead. Where libgps is laxer this is stricter too: it reads `"mode":3.5`
 /// as 3 with `atoi`, `"lat":true` as "not known", `"used":1` as false. A real that is `null` is "not known" in both.
 enum GPSDValues {

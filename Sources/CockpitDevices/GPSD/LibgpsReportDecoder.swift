@@ -5,7 +5,7 @@ import CockpitIO
 
 /// Decodes one gpsd JSON report with libgps's own `gps_unpack`: the independent reference for `GPSDReportDecoder`
 /// (the daemon's decoder), used by its differential tests, the `gpsd-decode` fuzz target and `cockpit-bench`'s
-/// decode reference. The daemon itself no longer calls it (why: `GPSDReportDecoder`, docs/performance.md).
+/// decode reference. The daemon itself does not call it (why: `GPSDReportDecoder`).
 /// Values libgps leaves unset (NaN, or a missing "set" bit) stay unknown — never zero.
 public struct LibgpsReportDecoder: Sendable {
     public init() {}

@@ -1,8 +1,10 @@
 public import CockpitCore
 public import CockpitIO
 
-/// Turns raw inputs into core events. The same decoder serves live mode and every replay format:
-/// gpsd lines go through libgps's own parser, BMP280 ADC words through the datasheet compensation.
+/// Turns raw inputs into core events. The same decoder serves live mode and every replay format: gpsd's JSON lines
+/// are decoded by the daemon's own `GPSDReportDecoder` (`GPSDLineScanner` first; libgps is not called, it is kept only
+/// as the tests' reference, `LibgpsReportDecoder`), BMP280 ADC words go through the datasheet compensation, traffic
+/// datagrams through `TrafficDatagramCheck`.
 public struct InputDecoder: Sendable {
     public var baroCalibration: BMP280Calibration?
     /// Key for traffic tags: when set, untagged or wrongly tagged datagrams are rejected.

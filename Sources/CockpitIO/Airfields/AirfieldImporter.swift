@@ -293,7 +293,7 @@ public enum AirfieldImporter {
                 try insertRunway.step()
                 report.runwaysImported += 1
             }
-            // The position index, built here once so that the daemon loads it instead of building it (issue 18).
+            // The position index, built here once so that the daemon loads it instead of building it.
             let index = AirfieldIndex(sites: try AirfieldStore.loadSites(database).sites)
             try database.execute("CREATE TABLE airport_index(format INTEGER NOT NULL, data BLOB NOT NULL)")
             let insertIndex = try database.prepare("INSERT INTO airport_index VALUES (?,?)")
@@ -334,8 +334,8 @@ public enum AirfieldEncoding {
         frequencies.map { "\($0.kind.rawValue)|\($0.megahertz)|\($0.description.replacingSeparators)" }.joined(separator: "\n")
     }
 
-    /// Splits on the UTF-8 bytes, not on `Character`s: grapheme breaking made this the top cost of a replay with the
-    /// database (≈ 44,000 instructions per airfield, issue 18). The separators are ASCII and `encode` keeps them out of
+    /// Splits on the UTF-8 bytes, not on `Character`s: grapheme breaking would make this the top cost of a replay with
+    /// the database (≈ 44,000 instructions per airfield). The separators are ASCII and `encode` keeps them out of
     /// the fields (`replacingSeparators` also maps CR), so byte and character splits agree on every file it writes.
     public static func decodeFrequencies(_ text: String) -> [Frequency] {
         var text = text

@@ -14,9 +14,10 @@ public final class AirfieldStore {
     private let byCode: SQLiteDatabase.Statement
     private let runways: SQLiteDatabase.Statement
     /// Decoded details of the airfields recently returned, by id: a lookup every 5 s mostly returns the same few, and
-    /// reading + decoding them was most of a replay's cost (issue 18). Two generations of at most `detailCacheLimit`
-    /// each: when the newer one is full it becomes the older one, so the cache stays bounded (≈ 1 KiB an airfield) and
-    /// keeps what the last lookups used. The file is immutable while open, so a cached airfield is never stale.
+    /// reading + decoding them every time would be most of a replay's cost. Two generations of at most
+    /// `detailCacheLimit` each: when the newer one is full it becomes the older one, so the cache stays bounded
+    /// (≈ 1 KiB an airfield) and keeps what the last lookups used. The file is immutable while open, so a cached
+    /// airfield is never stale.
     private var recentDetails: [Int64: Airfield] = [:]
     private var olderDetails: [Int64: Airfield] = [:]
     public static let detailCacheLimit = 64

@@ -21,7 +21,7 @@ public enum NMEAWriter {
     static func sentence(_ body: String) -> String { "$\(body)*\(checksum(body))" }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "" }   // an empty NMEA field (this used to trap)
+        guard value.isFinite else { return "" }   // an empty NMEA field: unknown, not FixedText's "0"
         return FixedText.format(value, decimals: decimals)
     }
 

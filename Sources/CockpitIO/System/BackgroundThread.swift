@@ -14,8 +14,9 @@ public enum BackgroundThread {
     }
 
     /// The thread could not be created (`pthread_create`: EAGAIN when the unit's TasksMax or RLIMIT_NPROC is
-    /// reached, or no memory for its stack). Until 2026-11-24 the body then ran on the caller's thread: for a loop
-    /// that runs for the life of the daemon (gpsd, the barometer) that hung the start, before READY=1, with no word.
+    /// reached, or no memory for its stack). The caller is told rather than the body run on the caller's thread: for a
+    /// loop that runs for the life of the daemon (gpsd, the barometer) that would hang the start, before READY=1, with
+    /// no word.
     public struct StartError: Error, CustomStringConvertible, Sendable {
         public let name: String
         public let code: Int32

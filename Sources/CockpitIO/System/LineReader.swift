@@ -23,8 +23,8 @@ public final class LineReader {
         guard fd >= 0 else { throw SystemError(operation: "open \(path)", errno: errno) }
         self.maximumLineBytes = maximumLineBytes
         // 64 KiB to start, grown (doubling, up to the longest line + 1) only by a line that does not fit: opening a
-        // short file no longer allocates and zeroes a megabyte (the replay-file fuzz target spent a third of its time
-        // there, replay's source detection opens the file more than once).
+        // short file does not allocate and zero a megabyte (replay's source detection opens the file more than once;
+        // with a megabyte to start, the replay-file fuzz target spent a third of its time there).
         buffer = [UInt8](repeating: 0, count: 65_536)
     }
 

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// The handler is installed with `sigaction` before `init` returns, and all it does is write the signal's number into
 /// a pipe (C, `CSignal`: async-signal-safe); a thread of its own reads the pipe and wakes `wait()`. So a signal is
-/// never lost, whenever it comes. Until 2026-11-24 this used libdispatch signal sources, which need the signal set to
-/// SIG_IGN first and register their handler later, on Dispatch's manager thread: a SIGTERM in between was discarded,
-/// and a relay started and stopped at once by a test never stopped (found when a full test run hung).
+/// never lost, whenever it comes. Not libdispatch signal sources: they need the signal set to SIG_IGN first and
+/// register their handler later, on Dispatch's manager thread, so a SIGTERM in between is discarded (a relay started
+/// and stopped at once, as a test does, would never stop).
 ///
 /// One per process: a newer waiter takes the signals over. A signal that comes before the waiter exists has its
 /// default action (the process ends), so create it early.
