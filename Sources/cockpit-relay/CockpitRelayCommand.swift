@@ -41,8 +41,8 @@ struct DatabaseOption: ParsableArguments {
 }
 
 /// Reads a key file: one hex key per line, optionally `name hexkey`; `#` starts a comment. Lines end in LF or CRLF
-/// (a file written on Windows was read as one line: "\r\n" is one Character, so splitting on "\n" never matched,
-/// and only the last key was loaded); blank lines count for the line numbers; a name used twice is an error.
+/// (split on the byte: "\r\n" is one Character, so splitting a String on "\n" would miss it); blank lines count for
+/// the line numbers; a name used twice is an error.
 func readKeys(path: String) throws -> [(name: String, hex: String)] {
     guard let text = try? LineReader.readAll(path: path, limitBytes: 16 << 20) else { throw ValidationError("\(path): cannot read") }
     var keys: [(name: String, hex: String)] = []
@@ -64,8 +64,7 @@ func readKeys(path: String) throws -> [(name: String, hex: String)] {
         lines[name] = number + 1
         keys.append((name, hex))
     }
-    // An empty file meant an open relay with "0 device keys" as the only hint (found by the relay reviewer): asking
-    // for keys and getting none is a mistake; an open relay is had by leaving --device-keys out.
+    // Asking for keys and getting none is a mistake, not an open relay (that is had by leaving --device-keys out).
     guard !keys.isEmpty else { throw ValidationError("\(path): no keys in the file (leave --device-keys out for an open relay)") }
     return keys
 }
@@ -90,6 +89,10 @@ struct Serve: ParsableCommand {
     var addressRate = 2_000.0
     @Option(name: .long, help: "Reports per second per identifier (0: unlimited).")
     var identifierRate = 5.0
+    @Option(name: .long, help: "Key trials (HMACs) per second per source address for identifiers not bound to a key yet (0: unlimited).")
+    var keyTrialRate = 2_000.0
+    @Option(name: .long, help: "Aircraft one source address may hold in the picture (its newest replace its oldest).")
+    var aircraftPerAddress = 500
     @Option(name: .long, help: "Seconds between two track-history rows of one aircraft (--postgres).")
     var historyInterval = 5.0
     @Option(name: .long, help: "Days of track history to keep (--postgres).")
@@ -125,6 +128,9 @@ struct Serve: ParsableCommand {
         options.configuration.addressBurst = max(1, addressRate * 2)
         options.configuration.identifierRatePerSecond = identifierRate
         options.configuration.identifierBurst = max(1, identifierRate * 2)
+        options.configuration.keyTrialRatePerSecond = keyTrialRate
+        options.configuration.keyTrialBurst = max(1, keyTrialRate * 2)
+        options.configuration.aircraftPerAddress = aircraftPerAddress
         options.historyIntervalSeconds = historyInterval
         options.retentionDays = retentionDays
         var keyring = RelayKeyring()
@@ -132,27 +138,31 @@ struct Serve: ParsableCommand {
         for key in fileKeys { keyring.add(name: key.name, hexKey: key.hex) }
 
         var store: RelayStore?
+        var storedBindings: [RelayStore.StoredBinding] = []
+        let bindingSeconds = options.configuration.identifierBindingSeconds
         if let url = try database.url(required: false) {
             var hostname = [CChar](repeating: 0, count: 256)
             gethostname(&hostname, 255)
             let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
-            let setup = RelayStore(url: url, relayName: name, logger: quietLogger())
+            let setup = RelayStore(url: url, relayName: name, logger: quietLogger(), identifierBindingSeconds: bindingSeconds)
             let retention = retentionDays
-            let (schemaKeys, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
-                                                        deadlineSeconds: database.databaseTimeout) { store in
+            let (prepared, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
+                                                  deadlineSeconds: database.databaseTimeout) { store in
                 try await store.prepare()
                 try await store.ensurePartitions(retentionDays: retention)
                 for key in fileKeys { try await store.addKey(name: key.name, hex: key.hex) }
-                return try await store.keys()
+                return (try await store.keys(), try await store.bindings())
             }
             // Exit with the reason (systemd's Restart=on-failure tries again) rather than hang without a word.
             if let failure { throw relayFailure("--postgres: \(failure)") }
-            for key in schemaKeys ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
-            let opened = RelayStore(url: url, relayName: name, logger: logger)
+            for key in prepared?.0 ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
+            storedBindings = prepared?.1 ?? []
+            let opened = RelayStore(url: url, relayName: name, logger: logger, identifierBindingSeconds: bindingSeconds)
             store = opened
             Task.detached { await opened.run() }
         }
         let server = RelayServer(options: options, keyring: keyring, store: store, logger: logger)
+        server.adoptBindings(storedBindings)
         try server.start()
         print("cockpit-relay: listening on \(options.host):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(keyring.keys.count) device keys")
         fflush(nil)
@@ -178,7 +188,7 @@ func relayFailure(_ message: String) -> ExitCode {
 }
 
 /// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up), giving up
-/// after `deadlineSeconds` (`--database-timeout`; an unreachable server used to make it wait for ever).
+/// after `deadlineSeconds` (`--database-timeout`: without a deadline an unreachable server would make it wait for ever).
 func runBlocking<T: Sendable>(store: RelayStore, _ operation: String, deadlineSeconds: Double,
                               _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
     let box = ResultBox<T>()
