@@ -17,6 +17,9 @@ public final class RelayServer: @unchecked Sendable {
         public var retentionDays = 30
         public var flushIntervalSeconds = 0.2
         public var refreshIntervalSeconds = 0.5
+        /// SO_REUSEPORT: several relay processes share the port on purpose (the kernel spreads datagrams over them).
+        /// Without it a second relay on the port fails with "address in use" instead of silently taking the traffic.
+        public var reusePort = false
         public init() {}
     }
 
@@ -105,7 +108,7 @@ public final class RelayServer: @unchecked Sendable {
 
     public func start() throws {
         let bootstrap = DatagramBootstrap(group: loop)
-            .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: options.reusePort ? 1 : 0)
             // Vector reads split the receive buffer evenly between the messages (2,048 bytes for 32 would give each
             // datagram 64 bytes and cut longer ones). 1,024 bytes each: every datagram over the 472-byte limit still
             // arrives longer than it, and is counted as `too-long`.

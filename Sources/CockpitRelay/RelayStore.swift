@@ -30,9 +30,12 @@ public final class RelayStore: Sendable {
         public var silentSeconds: Double
     }
 
+    /// A URL's TLS is checked by `RelayDatabaseURL.tls()` before a store is made (the command refuses one it cannot
+    /// set up); here a failure still never falls back to clear text: the connection is refused instead.
     public init(url: RelayDatabaseURL, relayName: String, logger: Logger, identifierBindingSeconds: Double = 3_600) {
+        let tls = (try? url.tls()) ?? .require(.makeClientConfiguration())
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
-                                                         database: url.database, tls: .disable)
+                                                         database: url.database, tls: tls)
         configuration.options.maximumConnections = 4
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.relayName = relayName

@@ -27,6 +27,12 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "Area side in degrees (aircraft spread uniformly over a square this big around 50N 8E).")
     var areaDegrees = 8.0
 
+    func validate() throws {
+        guard (1...1_000_000).contains(aircraft) else { throw ValidationError("--aircraft: 1…1000000") }
+        guard (1...86_400).contains(seconds) else { throw ValidationError("--seconds: 1…86400") }
+        try check("--area-degrees", areaDegrees, 0.01...90)
+    }
+
     func run() throws {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)

@@ -30,13 +30,20 @@ struct DatabaseOption: ParsableArguments {
         }
     }
 
+    /// The URL, with its TLS settings checked (an sslmode or certificate the relay cannot honour is refused here,
+    /// never replaced by clear text).
     func url(required: Bool) throws -> RelayDatabaseURL? {
         guard let postgres else {
             if required { throw ValidationError("--postgres postgres://… is needed") }
             return nil
         }
-        guard let url = RelayDatabaseURL(postgres) else { throw ValidationError("--postgres \(postgres): not postgres://user@host[:port]/database") }
-        return url
+        do {
+            let url = try RelayDatabaseURL(parsing: postgres)
+            try url.checkTLS()
+            return url
+        } catch {
+            throw ValidationError("--postgres: \(error)")
+        }
     }
 }
 
@@ -99,11 +106,25 @@ struct Serve: ParsableCommand {
     var retentionDays = 30
     @Option(name: .long, help: "Print the counters (JSON, no positions) every this many seconds (0: only at exit).")
     var statusInterval = 60.0
+    @Flag(name: .long, help: "Share the UDP port with other relay processes that ask for it too (SO_REUSEPORT).")
+    var reusePort = false
 
+    /// Every number is checked here, with its option's name: NaN, infinities and values that overflow a timer or a
+    /// database integer would otherwise crash the relay, hang it or switch a limit off unnoticed.
     func validate() throws {
         guard parsedListen != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
-        guard radiusNm > 0, radiusNm <= 200 else { throw ValidationError("--radius-nm: 0…200") }
-        guard retentionDays >= 1 else { throw ValidationError("--retention-days: at least 1") }
+        try check("--radius-nm", radiusNm, 0.1...200)
+        try check("--altitude-window-ft", altitudeWindowFt, 0...140_000)
+        for (name, rate) in [("--source-rate", sourceRate), ("--address-rate", addressRate), ("--identifier-rate", identifierRate),
+                             ("--key-trial-rate", keyTrialRate)] {
+            try check(name, rate, 0...10_000_000, note: "per second, 0 for unlimited")
+        }
+        guard (1...1_000_000).contains(aircraftPerAddress) else { throw ValidationError("--aircraft-per-address: 1…1000000") }
+        try check("--history-interval", historyInterval, 0.2...86_400, note: "seconds")
+        guard (1...3_650).contains(retentionDays) else { throw ValidationError("--retention-days: 1…3650 days") }
+        guard statusInterval == 0 || (statusInterval.isFinite && statusInterval >= 1 && statusInterval <= 86_400) else {
+            throw ValidationError("--status-interval: 0 (only at exit) or 1…86400 seconds")
+        }
         _ = try database.url(required: false)
         if let deviceKeys { _ = try readKeys(path: deviceKeys) }
     }
@@ -133,6 +154,7 @@ struct Serve: ParsableCommand {
         options.configuration.aircraftPerAddress = aircraftPerAddress
         options.historyIntervalSeconds = historyInterval
         options.retentionDays = retentionDays
+        options.reusePort = reusePort
         var keyring = RelayKeyring()
         let fileKeys = try deviceKeys.map(readKeys(path:)) ?? []
         for key in fileKeys { keyring.add(name: key.name, hexKey: key.hex) }
@@ -163,7 +185,12 @@ struct Serve: ParsableCommand {
         }
         let server = RelayServer(options: options, keyring: keyring, store: store, logger: logger)
         server.adoptBindings(storedBindings)
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            let inUse = String(describing: error).contains("Address already in use")
+            throw relayFailure("--listen \(listen): \(inUse ? "address already in use (another relay? --reuse-port shares the port on purpose)" : "\(error)")")
+        }
         print("cockpit-relay: listening on \(options.host):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(keyring.keys.count) device keys")
         fflush(nil)
         if statusInterval > 0 {
@@ -177,6 +204,13 @@ struct Serve: ParsableCommand {
         print("cockpit-relay: signal \(signal), stopping")
         fflush(nil)
         server.stop()
+    }
+}
+
+/// A number within bounds (NaN and infinities are not).
+func check(_ option: String, _ value: Double, _ range: ClosedRange<Double>, note: String = "") throws {
+    guard value.isFinite, range.contains(value) else {
+        throw ValidationError("\(option): expected a number from \(range.lowerBound) to \(range.upperBound)\(note.isEmpty ? "" : " (\(note))")")
     }
 }
 
