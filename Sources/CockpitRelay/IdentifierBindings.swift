@@ -1,25 +1,35 @@
 /// Which key each identifier belongs to. Identifiers are self-assigned and shown in every reply, so without this any
 /// key holder could report under another aircraft's identifier. The first key that uses an identifier in a report
 /// owns it until the identifier has been silent for `idleSeconds`; reports for it under any other key are refused.
-/// Bounded: `capacity` bindings in all and `perKeyCapacity` per key, so one key holder cannot fill the table; a new
-/// identifier that does not fit is refused (the bindings that exist are never dropped to make room).
+/// Bounded: `perKeyCapacity` bindings per key (a key's newest binding replaces its oldest: whoever holds a key can
+/// report as any of its aircraft anyway, so this takes nothing from anyone else) and `capacity` in all (a new
+/// identifier that does not fit is refused; a binding is never dropped to make room for another key).
 public struct IdentifierBindings: Sendable {
     struct Binding: Sendable {
         var fingerprint: UInt64
         var lastUsedSeconds: Double
     }
 
+    /// One key's bindings, oldest first (identifiers released since are skipped lazily).
+    struct KeyShare: Sendable {
+        var count = 0
+        var order: [UInt32] = []
+        var head = 0
+    }
+
     public let idleSeconds: Double
     public let capacity: Int
     public let perKeyCapacity: Int
     private var table: [UInt32: Binding] = [:]
-    private var perKey: [UInt64: Int] = [:]
+    private var shares: [UInt64: KeyShare] = [:]
     public var count: Int { table.count }
+    /// Bindings released because their key's newer ones took their place.
+    public private(set) var keyEvictions = 0
 
     public init(idleSeconds: Double, capacity: Int, perKeyCapacity: Int) {
         self.idleSeconds = idleSeconds
         self.capacity = capacity
-        self.perKeyCapacity = perKeyCapacity
+        self.perKeyCapacity = max(1, perKeyCapacity)
     }
 
     /// The key an identifier is bound to, marking it used now (one lookup: this is on every keyed datagram).
@@ -33,16 +43,15 @@ public struct IdentifierBindings: Sendable {
 
     public enum BindResult: Equatable, Sendable { case bound, full, boundToOther(UInt64) }
 
-    /// Binds a free identifier to a key; refuses when the identifier is someone else's or there is no room.
+    /// Binds a free identifier to a key; refuses when the identifier is someone else's or the table is full.
     public mutating func bind(_ identifier: UInt32, to fingerprint: UInt64, nowSeconds: Double) -> BindResult {
         if let existing = table[identifier] {
             guard existing.fingerprint == fingerprint else { return .boundToOther(existing.fingerprint) }
             table[identifier]?.lastUsedSeconds = max(existing.lastUsedSeconds, nowSeconds)
             return .bound
         }
-        guard table.count < capacity, perKey[fingerprint, default: 0] < perKeyCapacity else { return .full }
-        table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: nowSeconds)
-        perKey[fingerprint, default: 0] += 1
+        guard table.count < capacity || shares[fingerprint, default: KeyShare()].count >= perKeyCapacity else { return .full }
+        insert(identifier, fingerprint, lastUsedSeconds: nowSeconds)
         return .bound
     }
 
@@ -61,18 +70,42 @@ public struct IdentifierBindings: Sendable {
         } else if table.count >= capacity {
             return false
         }
-        table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: lastUsedSeconds)
-        perKey[fingerprint, default: 0] += 1
+        insert(identifier, fingerprint, lastUsedSeconds: lastUsedSeconds)
         return changed
+    }
+
+    private mutating func insert(_ identifier: UInt32, _ fingerprint: UInt64, lastUsedSeconds: Double) {
+        table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: lastUsedSeconds)
+        shares[fingerprint, default: KeyShare()].count += 1
+        shares[fingerprint]!.order.append(identifier)
+        while shares[fingerprint]!.count > perKeyCapacity, let oldest = popOldest(of: fingerprint) {
+            release(oldest, fingerprint)
+            keyEvictions += 1
+        }
+        let share = shares[fingerprint]!
+        if share.order.count - share.head > 2 * share.count + 64 {
+            // Compacted now and then: identifiers released since (idle, or taken over through the database) go.
+            shares[fingerprint]!.order = share.order[share.head...].filter { table[$0]?.fingerprint == fingerprint }
+            shares[fingerprint]!.head = 0
+        }
+    }
+
+    private mutating func popOldest(of fingerprint: UInt64) -> UInt32? {
+        while let share = shares[fingerprint], share.head < share.order.count {
+            let identifier = share.order[share.head]
+            shares[fingerprint]!.head += 1
+            if table[identifier]?.fingerprint == fingerprint { return identifier }
+        }
+        return nil
     }
 
     private mutating func release(_ identifier: UInt32, _ fingerprint: UInt64) {
         table[identifier] = nil
-        let left = perKey[fingerprint, default: 1] - 1
-        perKey[fingerprint] = left > 0 ? left : nil
+        guard let count = shares[fingerprint]?.count else { return }
+        if count <= 1 { shares[fingerprint] = nil } else { shares[fingerprint]!.count = count - 1 }
     }
 
-    /// Once a second: identifiers silent for `idleSeconds` become free (removed in place).
+    /// Identifiers silent for `idleSeconds` become free (removed in place).
     public mutating func sweep(nowSeconds: Double) {
         var idle: [(UInt32, UInt64)] = []
         for (identifier, binding) in table where nowSeconds - binding.lastUsedSeconds > idleSeconds {

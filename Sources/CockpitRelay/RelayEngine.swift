@@ -29,8 +29,8 @@ public struct RelayConfiguration: Sendable, Equatable {
     public var totalKeyTrialBurst = 200_000.0
     /// An identifier stays bound to the key that first used it until it has been silent this long.
     public var identifierBindingSeconds = 3_600.0
-    /// Identifiers bound to one key at once (a club's group key serves many aircraft).
-    public var identifiersPerKey = 10_000
+    /// Identifiers bound to one key at once (a group key serves many aircraft); the key's newest replaces its oldest.
+    public var identifiersPerKey = 100_000
     /// Aircraft one source address holds in the picture; its newest report of a new aircraft replaces its oldest.
     public var aircraftPerAddress = 500
     /// Aircraft one grid cell holds (15 nm by 15 nm or less): bounds the work of a query in a crowd.

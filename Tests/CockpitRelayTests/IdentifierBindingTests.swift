@@ -60,6 +60,20 @@ struct IdentifierBindingTests {
                 == "identifier-bound-to-other-key")
     }
 
+    /// docs/relay.md, "Limits": a key's newest binding replaces its oldest; the table as a whole refuses a new key's
+    /// identifier when full rather than drop another key's binding.
+    @Test func bindingsAreBoundedPerKeyAndInAll() {
+        var bindings = IdentifierBindings(idleSeconds: 3_600, capacity: 4, perKeyCapacity: 3)
+        #expect(bindings.bind(1, to: 0xA, nowSeconds: 0) == .bound)
+        #expect(bindings.bind(2, to: 0xB, nowSeconds: 0) == .bound)
+        for identifier: UInt32 in 3...5 { #expect(bindings.bind(identifier, to: 0xA, nowSeconds: 0) == .bound) }
+        #expect(bindings.fingerprint(of: 1) == nil)   // key A's oldest made room for its newest
+        #expect(bindings.fingerprint(of: 2) == 0xB)
+        #expect(bindings.keyEvictions == 1)
+        #expect(bindings.bind(6, to: 0xC, nowSeconds: 0) == .full)
+        #expect(bindings.bind(5, to: 0xB, nowSeconds: 0) == .boundToOther(0xA))
+    }
+
     /// A report dated far ahead cannot hold back the aircraft's own later reports for long: docs/relay.md allows a
     /// report at most 5 s ahead of the relay's clock (delays make reports late, never early).
     @Test func aReportDatedFarAheadIsStale() {
