@@ -46,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // Server-only: the traffic relay's scale-out store. Never a dependency of cockpitd's targets.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to the relay's database (postgres-nio's own TLS library, named so the relay can configure it).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // C libraries, through thin module maps (apt providers name the Debian -dev packages).
@@ -139,6 +141,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),

@@ -6,8 +6,11 @@ public struct RelayConfiguration: Sendable, Equatable {
     public var altitudeWindowFeet = 10_000.0
     /// Aircraft not heard for this long leave the picture.
     public var expirySeconds = 30.0
-    /// A report whose time is further than this from the relay's UTC is stale.
+    /// A report whose time is further than this behind the relay's UTC is stale.
     public var freshnessSeconds = 30.0
+    /// A report may be dated at most this far ahead of the relay's UTC: delays make reports late, never early, and a
+    /// report dated ahead holds back the aircraft's later ones in the picture until its own time has come.
+    public var futureToleranceSeconds = 5.0
     /// Per source address and port (one aircraft behind NAT).
     public var sourceRatePerSecond = 10.0
     public var sourceBurst = 20.0
@@ -17,7 +20,22 @@ public struct RelayConfiguration: Sendable, Equatable {
     /// Per identifier: reports come at most every 0.2 s.
     public var identifierRatePerSecond = 5.0
     public var identifierBurst = 10.0
-    /// Bound on each rate table (spoofed sources cannot grow memory without end).
+    /// Key trials (HMACs) per source address for identifiers not bound yet: a datagram does not say which key made
+    /// its tag, so a new identifier may cost one trial per key.
+    public var keyTrialRatePerSecond = 2_000.0
+    public var keyTrialBurst = 4_000.0
+    /// Key trials for the whole relay (a flood from many forged addresses shares this one).
+    public var totalKeyTrialRatePerSecond = 100_000.0
+    public var totalKeyTrialBurst = 200_000.0
+    /// An identifier stays bound to the key that first used it until it has been silent this long.
+    public var identifierBindingSeconds = 3_600.0
+    /// Identifiers bound to one key at once (a group key serves many aircraft); the key's newest replaces its oldest.
+    public var identifiersPerKey = 100_000
+    /// Aircraft one source address holds in the picture; its newest report of a new aircraft replaces its oldest.
+    public var aircraftPerAddress = 500
+    /// Aircraft one grid cell holds (15 nm by 15 nm or less): bounds the work of a query in a crowd.
+    public var aircraftPerCell = 1_000
+    /// Bound on each rate table (spoofed sources cannot grow memory without end) and on the identifier bindings.
     public var rateTableCapacity = 1_000_000
     public init() {}
 }
@@ -28,12 +46,25 @@ public struct RelayOutcome: Sendable {
     public var reply: [UInt8]?
     public var report: TrafficPacket.Report?
     public var dropReason: String?
+    /// The key that authenticated the report (stored with it, so other relays respect the identifier's binding).
+    public var keyFingerprint: UInt64?
+}
+
+/// The relay's own drop reasons, next to the daemon's (docs/relay.md).
+public enum RelayDrop {
+    public static let rateLimitedAddress = "rate-limited-address"
+    public static let rateLimitedSource = "rate-limited-source"
+    public static let rateLimitedIdentifier = "rate-limited-identifier"
+    public static let rateLimitedKeyTrials = "rate-limited-key-trials"
+    public static let boundToOtherKey = "identifier-bound-to-other-key"
+    public static let tableFull = "table-full"
 }
 
 public struct RelayEngine: Sendable {
     public var configuration: RelayConfiguration
     public var picture = RelayPicture()
     public var keyring = RelayKeyring()
+    public var bindings: IdentifierBindings
     /// Set at start when the relay has any key: it stays a keyed relay even if every key is later revoked in the
     /// registry (an empty keyring would otherwise turn it into an open relay).
     public var keysRequired = false
@@ -49,10 +80,16 @@ public struct RelayEngine: Sendable {
     private var sources: TokenBuckets<RelaySource>
     private var addresses: TokenBuckets<RelaySource>
     private var identifiers: TokenBuckets<UInt32>
-    private var lastSequence: [UInt32: (sequence: UInt16, seconds: Double)] = [:]
-    /// One-time identifiers of the ground queries answered lately: a ground query carries sequence 0, so a captured
-    /// signed one replayed with a forged source got a full reply each time (12.9× amplification in the review).
-    private var answeredQueries: [UInt32: Double] = [:]
+    var keyTrials: TokenBuckets<RelaySource>
+    var totalKeyTrials: TokenBuckets<UInt8>
+    /// Per identifier, the last sequence number used up and when (shifted ahead for a report dated ahead, so the record
+    /// outlives the moment its datagram would become current).
+    var lastSequence: [UInt32: (sequence: UInt16, seconds: Double)] = [:]
+    /// One-time identifiers of the ground queries used up lately: a ground query carries sequence 0, so without this a
+    /// captured signed query could be replayed from forged addresses for a full reply each time.
+    var answeredQueries: [UInt32: Double] = [:]
+    /// Bindings last an hour: swept once a minute, not every second (a pass over every binding).
+    private var lastBindingSweepSeconds = -Double.infinity
 
     public init(configuration: RelayConfiguration) {
         self.configuration = configuration
@@ -62,9 +99,17 @@ public struct RelayEngine: Sendable {
                                  capacity: configuration.rateTableCapacity)
         identifiers = TokenBuckets(ratePerSecond: configuration.identifierRatePerSecond, burst: configuration.identifierBurst,
                                    capacity: configuration.rateTableCapacity)
+        keyTrials = TokenBuckets(ratePerSecond: configuration.keyTrialRatePerSecond, burst: configuration.keyTrialBurst,
+                                 capacity: configuration.rateTableCapacity)
+        totalKeyTrials = TokenBuckets(ratePerSecond: configuration.totalKeyTrialRatePerSecond, burst: configuration.totalKeyTrialBurst,
+                                      capacity: 1)
+        bindings = IdentifierBindings(idleSeconds: configuration.identifierBindingSeconds, capacity: configuration.rateTableCapacity,
+                                      perKeyCapacity: configuration.identifiersPerKey)
+        picture.maximumPerAddress = configuration.aircraftPerAddress
+        picture.maximumPerCell = configuration.aircraftPerCell
     }
 
-    private mutating func drop(_ reason: String) -> RelayOutcome {
+    mutating func drop(_ reason: String) -> RelayOutcome {
         dropped[reason, default: 0] += 1
         return RelayOutcome(reply: nil, report: nil, dropReason: reason)
     }
@@ -74,17 +119,20 @@ public struct RelayEngine: Sendable {
     public mutating func handle(_ datagram: [UInt8], from source: RelaySource, nowSeconds: Double, utc: UTCInstant) -> RelayOutcome {
         received += 1
         bytesIn += datagram.count
-        guard addresses.take(source.address, nowSeconds: nowSeconds) else { return drop("rate-limited-address") }
-        guard sources.take(source, nowSeconds: nowSeconds) else { return drop("rate-limited-source") }
+        guard addresses.take(source.address, nowSeconds: nowSeconds) else { return drop(RelayDrop.rateLimitedAddress) }
+        guard sources.take(source, nowSeconds: nowSeconds) else { return drop(RelayDrop.rateLimitedSource) }
         var authenticator: TrafficAuthenticator?
+        var fingerprint: UInt64?
         if keysRequired || !keyring.isEmpty, datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
            TrafficPacket.MessageType(rawValue: datagram[1]) != nil {
             guard datagram[2] & TrafficPacket.Flags.tagged.rawValue != 0 else { return drop(TrafficPacket.Rejection.missingTag.rawValue) }
-            let identifier = UInt32(datagram[3]) << 16 | UInt32(datagram[4]) << 8 | UInt32(datagram[5])
-            guard let key = keyring.authenticator(for: datagram, identifier: identifier) else {
-                return drop(TrafficPacket.Rejection.badTag.rawValue)
+            switch authenticate(datagram, address: source.address, nowSeconds: nowSeconds) {
+            case .key(let slot):
+                authenticator = keyring.keys[slot].authenticator
+                fingerprint = keyring.fingerprints[slot]
+            case .refused(let reason):
+                return drop(reason)
             }
-            authenticator = key
         }
         let report: TrafficPacket.Report
         // The keyring has verified the tag already: the check only strips it (one HMAC per request, not two).
@@ -93,27 +141,34 @@ public struct RelayEngine: Sendable {
         case .trafficRejected(let reason): return drop(reason)
         default: return drop(TrafficPacket.Rejection.unknownType.rawValue)   // a relay reply is not a request
         }
-        guard abs(report.utc.seconds(since: utc)) <= configuration.freshnessSeconds else { return drop(TrafficPacket.Rejection.stale.rawValue) }
         let isQuery = report.type == .groundQuery
-        // Replays are dropped before the identifier's rate is charged: replays from other addresses used up a real
-        // aircraft's allowance, and half its reports went unanswered (found by the relay reviewer).
+        let aheadSeconds = report.utc.seconds(since: utc)
+        guard aheadSeconds >= -configuration.freshnessSeconds, aheadSeconds <= configuration.futureToleranceSeconds else {
+            // Authenticated and dated ahead: it would become current later, so its sequence is used up now.
+            if authenticator != nil, aheadSeconds > 0 { useUp(report, untilSeconds: nowSeconds + min(aheadSeconds, 3_600)) }
+            return drop(TrafficPacket.Rejection.stale.rawValue)
+        }
+        // Replays are dropped before the identifier's rate is charged (replays from other addresses must not use up
+        // a real aircraft's allowance).
         if isQuery {
             guard answeredQueries[report.identifier] == nil else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
         } else if let last = lastSequence[report.identifier] {
             let ahead = report.sequence &- last.sequence
             guard ahead != 0 && ahead < 0x8000 else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
         }
-        guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else { return drop("rate-limited-identifier") }
+        guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else {
+            // An authenticated datagram dropped here would otherwise be a full reply waiting for a forged source.
+            if authenticator != nil { useUp(report, untilSeconds: nowSeconds) }
+            return drop(RelayDrop.rateLimitedIdentifier)
+        }
+        useUp(report, untilSeconds: nowSeconds)
         if isQuery {
-            if answeredQueries.count >= configuration.rateTableCapacity { answeredQueries.removeAll(keepingCapacity: true) }
-            answeredQueries[report.identifier] = nowSeconds
             groundQueries += 1
         } else {
-            lastSequence[report.identifier] = (report.sequence, nowSeconds)
             var kept = report
             kept.flags = kept.flags.intersection([.airborne, .emergency, .selfAssignedID])
             kept.planPoints = []
-            picture.update(kept, heardAtSeconds: nowSeconds, fromDatabase: false)
+            picture.update(kept, heardAtSeconds: nowSeconds, fromDatabase: false, holder: source.address)
             reports += 1
         }
         // Amplification: only an authenticated sender (a valid tag: it cannot have spoofed its address and replayed
@@ -127,7 +182,8 @@ public struct RelayEngine: Sendable {
         if authenticator == nil, budget < TrafficPacket.maximumPayload { limitedReplies += 1 }
         answered += 1
         bytesOut += datagramOut.count
-        return RelayOutcome(reply: datagramOut, report: isQuery ? nil : picture.entries[report.identifier]?.report, dropReason: nil)
+        return RelayOutcome(reply: datagramOut, report: isQuery ? nil : picture.entries[report.identifier]?.report, dropReason: nil,
+                            keyFingerprint: fingerprint)
     }
 
     /// The reply in the version the request asked for, with as many of the nearest aircraft as `budget` bytes hold.
@@ -155,14 +211,20 @@ public struct RelayEngine: Sendable {
                                          flags: flags, aircraft: others)
     }
 
-    /// Once a second: aircraft silent for 30 s leave; idle rate buckets and old sequence numbers are forgotten.
+    /// Once a second: aircraft silent for 30 s leave; idle rate buckets, old sequence numbers and bindings of
+    /// identifiers silent for `identifierBindingSeconds` are forgotten.
     public mutating func tick(nowSeconds: Double) {
         picture.expire(nowSeconds: nowSeconds, expirySeconds: configuration.expirySeconds)
         sources.sweep(nowSeconds: nowSeconds)
         addresses.sweep(nowSeconds: nowSeconds)
         identifiers.sweep(nowSeconds: nowSeconds)
+        keyTrials.sweep(nowSeconds: nowSeconds)
+        if nowSeconds - lastBindingSweepSeconds >= 60 {
+            bindings.sweep(nowSeconds: nowSeconds)
+            lastBindingSweepSeconds = nowSeconds
+        }
         // Sequence numbers outlive the picture: a replayed datagram older than this is stale anyway.
-        // Removed in place (no new table of every aircraft each second: that stalled the loop for milliseconds).
+        // Removed in place (a new table of every aircraft each second would stall the loop for milliseconds).
         let keep = configuration.expirySeconds + 2 * configuration.freshnessSeconds
         var old: [UInt32] = []
         for (identifier, last) in lastSequence where nowSeconds - last.seconds > keep { old.append(identifier) }
@@ -171,11 +233,5 @@ public struct RelayEngine: Sendable {
         var queries: [UInt32] = []
         for (identifier, seconds) in answeredQueries where nowSeconds - seconds > 2 * configuration.freshnessSeconds { queries.append(identifier) }
         for identifier in queries { answeredQueries[identifier] = nil }
-    }
-
-    /// A report another relay stored in the shared database.
-    public mutating func merge(_ report: TrafficPacket.Report, ageSeconds: Double, nowSeconds: Double) {
-        guard ageSeconds <= configuration.expirySeconds else { return }
-        picture.update(report, heardAtSeconds: nowSeconds - max(0, ageSeconds), fromDatabase: true)
     }
 }

@@ -1,45 +1,88 @@
+import Crypto
 public import CockpitIO
 
 /// The device-key registry as the hot path sees it. Identifiers are random per flight, so a datagram does not say
-/// which device sent it: the first tagged datagram of an identifier is tried against the keys (bounded by the rate
-/// limits) and the identifier is then bound to the key that verified it.
+/// which device sent it: the first tagged datagram of an identifier is searched for among the keys (a budget the
+/// engine grants bounds how many), and the identifier is then bound to that key (`IdentifierBindings`).
 public struct RelayKeyring: Sendable {
     public private(set) var keys: [(name: String, authenticator: TrafficAuthenticator)] = []
+    /// Slot for slot with `keys`: a key's identity across relays and reloads (its SHA-256, first 8 bytes).
+    public private(set) var fingerprints: [UInt64] = []
     private var names: [String: Int] = [:]
-    private var bindings: [UInt32: Int] = [:]
-    /// HMAC computations spent finding the key of a new identifier (a cost an attacker can push; rate-limited).
+    private var slots: [UInt64: Int] = [:]
+    /// HMAC computations spent on tags (one per bound identifier, up to one per key for a new one).
     public private(set) var trials = 0
 
     public init() {}
     public var isEmpty: Bool { keys.isEmpty }
+    public var count: Int { keys.count }
 
-    /// Adds or replaces a key (hex, ≥ 16 bytes). Returns false for a key that is not valid hex or too short.
+    /// Adds or replaces a key (hex, ≥ 16 bytes). Returns false for a key that is not valid hex or too short. The same
+    /// key under the same name is left as it is (the registry is read again every 10 s).
     @discardableResult
     public mutating func add(name: String, hexKey: String) -> Bool {
         guard let bytes = Self.bytes(hex: hexKey), let authenticator = TrafficAuthenticator(keyBytes: bytes) else { return false }
+        let fingerprint = Self.fingerprint(keyBytes: bytes)
         if let index = names[name] {
+            guard fingerprints[index] != fingerprint else { return true }
+            slots[fingerprints[index]] = nil
             keys[index] = (name, authenticator)
-            bindings = bindings.filter { $0.value != index }
+            fingerprints[index] = fingerprint
         } else {
             names[name] = keys.count
             keys.append((name, authenticator))
+            fingerprints.append(fingerprint)
         }
+        slots[fingerprint] = names[name]
         return true
     }
 
-    /// Keeps only the keys named in `names` (the registry's rows: a key deleted from `device_key` is revoked within a
-    /// refresh; it used to stay accepted until the relay restarted). Bindings are dropped when anything goes.
+    /// Keeps only the keys named in `names` (the registry's rows: a key deleted from `device_key` is refused from the
+    /// next registry read on). Identifiers bound to a removed key stay bound to it: no other key takes them over.
     public mutating func keep(only names: Set<String>) {
         guard keys.contains(where: { !names.contains($0.name) }) else { return }
-        keys = keys.filter { names.contains($0.name) }
+        let kept = keys.indices.filter { names.contains(keys[$0].name) }
+        keys = kept.map { keys[$0] }
+        fingerprints = kept.map { fingerprints[$0] }
         self.names = [:]
-        for (index, key) in keys.enumerated() { self.names[key.name] = index }
-        bindings.removeAll()
+        slots = [:]
+        for (index, key) in keys.enumerated() {
+            self.names[key.name] = index
+            slots[fingerprints[index]] = index
+        }
     }
 
-    /// A name for a key given without one: a fingerprint of the key (FNV-1a 64 of its bytes), the same on every relay.
-    /// It was `path:line`, so two relays with different keys on the same line of the same path overwrote each
-    /// other's key in the shared registry.
+    /// A key's identity: the first 8 bytes of its SHA-256 (stored with the latest reports, so every relay sharing the
+    /// database knows which key an identifier belongs to without storing keys there twice).
+    public static func fingerprint(keyBytes: [UInt8]) -> UInt64 {
+        let value = SHA256.hash(data: keyBytes).withUnsafeBytes { raw in raw.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        return value == 0 ? 1 : value   // 0 stands for "no key" in the database's batches
+    }
+
+    /// The slot of the key with this fingerprint, if the relay holds it.
+    public func slot(fingerprint: UInt64) -> Int? { slots[fingerprint] }
+
+    /// Whether the key in `slot` made the datagram's tag (one HMAC).
+    public mutating func verify(_ datagram: [UInt8], slot: Int) -> Bool {
+        trials += 1
+        return keys[slot].authenticator.verify(datagram)
+    }
+
+    /// Tries the keys in order, skipping `skipping`, until one verifies the tag or `budget` HMACs are spent. Returns
+    /// the slot found and the HMACs spent; `exhausted` when keys were left untried.
+    public mutating func search(_ datagram: [UInt8], skipping: Int?, budget: Int) -> (slot: Int?, spent: Int, exhausted: Bool) {
+        var spent = 0
+        defer { trials += spent }
+        for index in keys.indices where index != skipping {
+            guard spent < budget else { return (nil, spent, true) }
+            spent += 1
+            if keys[index].authenticator.verify(datagram) { return (index, spent, false) }
+        }
+        return (nil, spent, false)
+    }
+
+    /// A name for a key given without one: a fingerprint of the key (FNV-1a 64 of its bytes), the same on every relay
+    /// (so relays whose key files sit at the same path do not overwrite each other's keys in the shared registry).
     public static func fingerprintName(hex: String) -> String? {
         guard let bytes = Self.bytes(hex: hex) else { return nil }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -68,19 +111,5 @@ public struct RelayKeyring: Sendable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    /// The key whose tag the datagram carries, if any (the identifier is only a hint for the lookup).
-    public mutating func authenticator(for datagram: [UInt8], identifier: UInt32) -> TrafficAuthenticator? {
-        if let index = bindings[identifier], keys[index].authenticator.verify(datagram) { return keys[index].authenticator }
-        for (index, key) in keys.enumerated() {
-            trials += 1
-            if key.authenticator.verify(datagram) {
-                if bindings.count > 1_000_000 { bindings.removeAll(keepingCapacity: true) }
-                bindings[identifier] = index
-                return key.authenticator
-            }
-        }
-        return nil
     }
 }

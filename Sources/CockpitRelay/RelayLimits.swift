@@ -50,6 +50,30 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// Takes up to `wanted` tokens at once (for work counted in units, such as key trials); returns how many it got.
+    public mutating func withdraw(_ key: Key, upTo wanted: Int, nowSeconds: Double) -> Int {
+        guard ratePerSecond > 0 else { return wanted }
+        var bucket: Bucket
+        if let existing = buckets[key] {
+            bucket = existing
+            bucket.tokens = min(burst, bucket.tokens + (nowSeconds - bucket.updatedSeconds) * ratePerSecond)
+        } else {
+            guard buckets.count < capacity else { return 0 }
+            bucket = Bucket(tokens: burst, updatedSeconds: nowSeconds)
+        }
+        bucket.updatedSeconds = nowSeconds
+        let granted = max(0, min(wanted, Int(bucket.tokens)))
+        bucket.tokens -= Double(granted)
+        buckets[key] = bucket
+        return granted
+    }
+
+    /// Gives back tokens withdrawn but not used.
+    public mutating func refund(_ key: Key, _ unused: Int) {
+        guard ratePerSecond > 0, unused > 0, let index = buckets.index(forKey: key) else { return }
+        buckets.values[index].tokens = min(burst, buckets.values[index].tokens + Double(unused))
+    }
+
     /// Drops buckets that have refilled completely (they hold no memory worth keeping).
     public mutating func sweep(nowSeconds: Double) {
         guard ratePerSecond > 0 else { return }

@@ -4,6 +4,9 @@ import Glibc
 /// The relay's picture: the latest report of every aircraft heard in the last 30 s, indexed by a latitude/longitude
 /// grid so that a nearest-aircraft query visits only the cells that can hold an answer (never the whole table).
 /// Each cell keeps its members' positions in a contiguous array, so a query reads no dictionary per candidate.
+/// Bounded against crowds: a cell holds at most `maximumPerCell` aircraft (a new one beyond is left out, counted in
+/// `cellFull`), and one source address at most `maximumPerAddress` (its newest replaces its oldest, counted in
+/// `addressEvictions`), so neither a query's work nor one sender's share of the picture grows with what is sent.
 /// Pure: time comes in as monotonic seconds from the caller.
 public struct RelayPicture: Sendable {
     public struct Entry: Sendable {
@@ -11,8 +14,17 @@ public struct RelayPicture: Sendable {
         public var heardAtSeconds: Double
         /// Came through the shared database from another relay, not a datagram to this one.
         public var fromDatabase: Bool
+        /// The source address (no port) whose datagram put the aircraft here; nil for the database's rows.
+        public fileprivate(set) var holder: RelaySource?
         fileprivate var cell: Cell
         fileprivate var slot: Int
+    }
+
+    /// The aircraft one source address holds, oldest first (identifiers that have left since are skipped lazily).
+    struct Holding: Sendable {
+        var count = 0
+        var order: [UInt32] = []
+        var head = 0
     }
 
     struct Cell: Hashable, Sendable {
@@ -41,39 +53,102 @@ public struct RelayPicture: Sendable {
     }
 
     private var cells: [Cell: Bucket] = [:]
+    private var holdings: [RelaySource: Holding] = [:]
     public var count: Int { entries.count }
+    public var maximumPerCell = Int.max
+    public var maximumPerAddress = Int.max
+    /// New aircraft left out because their cell was full.
+    public private(set) var cellFull = 0
+    /// Aircraft removed because their address's newer ones took their place.
+    public private(set) var addressEvictions = 0
+    /// No query reads more members than this: with full cells all around, the answer is the nearest among them.
+    static let maximumMembersScanned = 8_192
 
     public init() {}
 
     static func cell(latitude: Double, longitude: Double) -> Cell {
-        let row = Int32(((latitude + 90) / cellDegrees).rounded(.down))
+        let row = min(latitudeCells - 1, max(0, Int32(((latitude + 90) / cellDegrees).rounded(.down))))
         var column = Int32(((longitude + 180) / cellDegrees).rounded(.down)) % longitudeCells
         if column < 0 { column += longitudeCells }
         return Cell(latitudeIndex: row, longitudeIndex: column)
     }
 
     /// Inserts or replaces an aircraft's report; an older report (by its own time) than the one held is ignored.
+    /// `holder`: the source address of the datagram (nil for the database's rows, which count for no address).
     @discardableResult
-    public mutating func update(_ report: TrafficPacket.Report, heardAtSeconds: Double, fromDatabase: Bool) -> Bool {
+    public mutating func update(_ report: TrafficPacket.Report, heardAtSeconds: Double, fromDatabase: Bool, holder: RelaySource? = nil) -> Bool {
         let cell = Self.cell(latitude: report.latitudeDegrees, longitude: report.longitudeDegrees)
         let member = Member(identifier: report.identifier, latitude: report.latitudeDegrees, longitude: report.longitudeDegrees,
                             altitudeFeet: report.altitudeFeet ?? .nan)
         var slot: Int
+        var previousHolder: RelaySource?
         if let existing = entries[report.identifier] {
             guard existing.report.utc <= report.utc else { return false }
+            previousHolder = existing.holder
             if existing.cell == cell {
                 slot = existing.slot
                 cells[cell]!.members[slot] = member
                 cells[cell]!.reports[slot] = report
             } else {
+                guard (cells[cell]?.members.count ?? 0) < maximumPerCell else {
+                    remove(report.identifier)   // not shown where it no longer is
+                    cellFull += 1
+                    return false
+                }
                 remove(from: existing.cell, slot: existing.slot)
                 slot = append(member, report, to: cell)
             }
         } else {
+            guard (cells[cell]?.members.count ?? 0) < maximumPerCell else {
+                cellFull += 1
+                return false
+            }
             slot = append(member, report, to: cell)
         }
-        entries[report.identifier] = Entry(report: report, heardAtSeconds: heardAtSeconds, fromDatabase: fromDatabase, cell: cell, slot: slot)
+        entries[report.identifier] = Entry(report: report, heardAtSeconds: heardAtSeconds, fromDatabase: fromDatabase,
+                                           holder: previousHolder, cell: cell, slot: slot)
+        if let holder, holder != previousHolder { hold(report.identifier, by: holder, previous: previousHolder) }
         return true
+    }
+
+    /// Takes the aircraft into `holder`'s share; over the limit, the share's oldest aircraft leaves the picture.
+    private mutating func hold(_ identifier: UInt32, by holder: RelaySource, previous: RelaySource?) {
+        if let previous { release(previous) }
+        entries[identifier]?.holder = holder
+        holdings[holder, default: Holding()].count += 1
+        holdings[holder]!.order.append(identifier)
+        while holdings[holder]!.count > maximumPerAddress, let oldest = popOldest(of: holder) {
+            remove(oldest)
+            addressEvictions += 1
+        }
+        let holding = holdings[holder]!
+        if holding.order.count - holding.head > 2 * holding.count + 64 {
+            // Compacted now and then: identifiers that left (expired, moved to another address) are dropped.
+            let live = holding.order[holding.head...].filter { entries[$0]?.holder == holder }
+            holdings[holder]!.order = Array(live)
+            holdings[holder]!.head = 0
+        }
+    }
+
+    private mutating func popOldest(of holder: RelaySource) -> UInt32? {
+        while let holding = holdings[holder], holding.head < holding.order.count {
+            let identifier = holding.order[holding.head]
+            holdings[holder]!.head += 1
+            if entries[identifier]?.holder == holder { return identifier }
+        }
+        return nil
+    }
+
+    private mutating func release(_ holder: RelaySource) {
+        guard let count = holdings[holder]?.count else { return }
+        if count <= 1 { holdings[holder] = nil } else { holdings[holder]!.count = count - 1 }
+    }
+
+    /// Removes an aircraft from the picture.
+    public mutating func remove(_ identifier: UInt32) {
+        guard let entry = entries.removeValue(forKey: identifier) else { return }
+        remove(from: entry.cell, slot: entry.slot)
+        if let holder = entry.holder { release(holder) }
     }
 
     private mutating func append(_ member: Member, _ report: TrafficPacket.Report, to cell: Cell) -> Int {
@@ -100,21 +175,18 @@ public struct RelayPicture: Sendable {
     public mutating func expire(nowSeconds: Double, expirySeconds: Double) -> Int {
         var gone: [UInt32] = []
         for (identifier, entry) in entries where nowSeconds - entry.heardAtSeconds > expirySeconds { gone.append(identifier) }
-        for identifier in gone {
-            guard let entry = entries[identifier] else { continue }
-            remove(from: entry.cell, slot: entry.slot)
-            entries[identifier] = nil
-        }
+        for identifier in gone { remove(identifier) }
         return gone.count
     }
 
     /// The aircraft within `radiusMeters` (and, when both altitudes are known, within `altitudeWindowFeet`) of the
     /// point, nearest first, excluding `excluding`; at most `limit`. Distances are taken on the plane at the pair's
-    /// mean latitude: within 30 nm they differ from great-circle distances by about 0.01 %, except within about half a
-    /// degree of a pole, where the plane fails (the relay review found wrong orders and misses above 89.7°; no relay
-    /// region reaches there, and it is left so).
+    /// mean latitude: within 30 nm they differ from great-circle distances by about 0.01 %. Where the circle comes
+    /// within `polarLatitude` of a pole the plane fails (the columns converge, and an aircraft across the pole is
+    /// near however far its longitude): there the query visits every longitude of its rows and takes haversine
+    /// distances.
     /// `reportedSinceEpochSeconds`: leave out aircraft whose report time is older (a dense reply cannot code an age over
-    /// 31.875 s, and listed them as 31.875 s old however old they were).
+    /// 31.875 s).
     public func nearest(latitude: Double, longitude: Double, altitudeFeet: Double?, radiusMeters: Double,
                         altitudeWindowFeet: Double, excluding: UInt32?, limit: Int,
                         reportedSinceEpochSeconds: Double = -.infinity) -> [TrafficPacket.Report] {
@@ -123,9 +195,10 @@ public struct RelayPicture: Sendable {
         let radiusDegrees = radiusMeters / metersPerRadian / radians
         let center = Self.cell(latitude: latitude, longitude: longitude)
         let rows = Int32((radiusDegrees / Self.cellDegrees).rounded(.up))
+        let polar = abs(latitude) + radiusDegrees > Self.polarLatitude
         let widest = max(abs(max(-90, latitude - radiusDegrees)), abs(min(90, latitude + radiusDegrees)))
         let widestCosine = cos(widest * radians)
-        let columns: Int32 = widestCosine < 1e-6 ? Self.longitudeCells / 2
+        let columns: Int32 = polar || widestCosine < 1e-6 ? Self.longitudeCells / 2
             : min(Self.longitudeCells / 2, Int32((radiusDegrees / widestCosine / Self.cellDegrees).rounded(.up)))
         // East scale at the mean latitude of the pair, cos((φ+φ0)/2) ≈ cos φ0 − sin φ0·Δφ/2: cheap and second-order exact.
         let northScale = metersPerRadian * radians, cosine = cos(latitude * radians), sine = sin(latitude * radians)
@@ -138,7 +211,7 @@ public struct RelayPicture: Sendable {
         visits.reserveCapacity(Int((2 * rows + 1) * (2 * columns + 1)))
         let centerWest = Double(center.longitudeIndex) * Self.cellDegrees - 180
         let span = min(columns, Self.longitudeCells / 2)
-        for row in (center.latitudeIndex - rows)...(center.latitudeIndex + rows) {
+        for row in max(0, center.latitudeIndex - rows)...min(Self.latitudeCells - 1, center.latitudeIndex + rows) {
             let south = Double(row) * Self.cellDegrees - 90, north = south + Self.cellDegrees
             let northGap = max(0, south - latitude, latitude - north)
             // |east scale| over the row's latitudes (linear in latitude: its smallest magnitude is at an edge or 0).
@@ -152,7 +225,8 @@ public struct RelayPicture: Sendable {
                 let near = offset == 0 ? 0 : offset > 0 ? west - longitude : longitude - east
                 let far = offset > 0 ? east - longitude : longitude - west
                 let eastGap = max(0, min(near, 360 - far))   // a member's Δλ is wrapped into ±180°
-                let northMeters = northGap * northScale, eastMeters = eastGap * northScale * eastScale
+                // Near a pole only the latitude gap bounds a great-circle distance from below.
+                let northMeters = northGap * northScale, eastMeters = polar ? 0 : eastGap * northScale * eastScale
                 let boundSquared = northMeters * northMeters + eastMeters * eastMeters
                 guard boundSquared <= radiusSquared else { continue }
                 visits.append((boundSquared, Cell(latitudeIndex: row, longitudeIndex: column)))
@@ -163,18 +237,28 @@ public struct RelayPicture: Sendable {
         var found: [Candidate] = []
         found.reserveCapacity(limit)
         var scanned: [[TrafficPacket.Report]] = []   // the reports of the cells visited, for the answer
+        var membersScanned = 0
         for visit in visits {
             if found.count == limit, visit.boundSquared > found[limit - 1].distanceSquared { break }
+            if membersScanned >= Self.maximumMembersScanned { break }
             guard let bucket = cells[visit.cell] else { continue }
             let cellIndex = Int32(scanned.count)
             scanned.append(bucket.reports)
+            membersScanned += bucket.members.count
             for (slot, member) in bucket.members.enumerated() where member.identifier != excluding {
                 let deltaLatitude = member.latitude - latitude
-                let north = deltaLatitude * northScale
                 var deltaLongitude = member.longitude - longitude
                 if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
-                let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
-                let squared = north * north + east * east
+                let squared: Double
+                if polar {
+                    let meters = Self.haversineMeters(deltaLatitude: deltaLatitude, deltaLongitude: deltaLongitude,
+                                                      latitude: latitude, otherLatitude: member.latitude)
+                    squared = meters * meters
+                } else {
+                    let north = deltaLatitude * northScale
+                    let east = deltaLongitude * northScale * (cosine - sine * deltaLatitude * radians / 2)
+                    squared = north * north + east * east
+                }
                 guard squared <= radiusSquared else { continue }
                 if abs(member.altitudeFeet - ownAltitude) > altitudeWindowFeet { continue }   // NaN on either side: kept
                 if reportedSinceEpochSeconds.isFinite, bucket.reports[slot].utc.secondsSinceEpoch < reportedSinceEpochSeconds { continue }
@@ -183,6 +267,17 @@ public struct RelayPicture: Sendable {
             }
         }
         return found.map { scanned[Int($0.cell)][Int($0.slot)] }
+    }
+
+    /// Above this latitude (the query's plus its radius) a query takes the polar path.
+    static let polarLatitude = 88.0
+    static let latitudeCells = Int32(180 / cellDegrees)
+
+    static func haversineMeters(deltaLatitude: Double, deltaLongitude: Double, latitude: Double, otherLatitude: Double) -> Double {
+        let radians = Double.pi / 180
+        let a = sin(deltaLatitude * radians / 2), b = sin(deltaLongitude * radians / 2)
+        let h = a * a + cos(latitude * radians) * cos(otherLatitude * radians) * b * b
+        return 2 * GreatCircle.meanEarthRadiusMeters * asin(min(1, h.squareRoot()))
     }
 
     struct Candidate {

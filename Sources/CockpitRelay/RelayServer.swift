@@ -17,6 +17,9 @@ public final class RelayServer: @unchecked Sendable {
         public var retentionDays = 30
         public var flushIntervalSeconds = 0.2
         public var refreshIntervalSeconds = 0.5
+        /// SO_REUSEPORT: several relay processes share the port on purpose (the kernel spreads datagrams over them).
+        /// Without it a second relay on the port fails with "address in use" instead of silently taking the traffic.
+        public var reusePort = false
         public init() {}
     }
 
@@ -27,7 +30,7 @@ public final class RelayServer: @unchecked Sendable {
     private var channel: (any Channel)?
     private let store: RelayStore?
     private let logger: Logger
-    private var pendingLatest: [UInt32: TrafficPacket.Report] = [:]
+    private var pendingLatest: [UInt32: RelayStore.Latest] = [:]
     private var pendingHistory: [TrafficPacket.Report] = []
     private var lastHistory: [UInt32: Double] = [:]
     private var tasks: [Task<Void, Never>] = []
@@ -84,7 +87,7 @@ public final class RelayServer: @unchecked Sendable {
         let now = MonotonicClock.nowSeconds()
         let outcome = engine.handle(bytes, from: source, nowSeconds: now, utc: Self.utcNow())
         if store != nil, let report = outcome.report {
-            pendingLatest[report.identifier] = report
+            pendingLatest[report.identifier] = RelayStore.Latest(report: report, keyFingerprint: outcome.keyFingerprint)
             if now - (lastHistory[report.identifier] ?? -.infinity) >= options.historyIntervalSeconds {
                 lastHistory[report.identifier] = now
                 pendingHistory.append(report)
@@ -93,12 +96,22 @@ public final class RelayServer: @unchecked Sendable {
         return outcome.reply
     }
 
+    /// Identifier bindings other relays stored lately (read from the database at start).
+    public func adoptBindings(_ bindings: [RelayStore.StoredBinding]) {
+        try? loop.submit { [self] in
+            let now = MonotonicClock.nowSeconds()
+            for binding in bindings {
+                engine.adoptBinding(binding.identifier, fingerprint: binding.keyFingerprint, silentSeconds: binding.silentSeconds, nowSeconds: now)
+            }
+        }.wait()
+    }
+
     public func start() throws {
         let bootstrap = DatagramBootstrap(group: loop)
-            .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            // Vector reads split the receive buffer evenly between the messages: 2,048 bytes for 32 gave each datagram
-            // 64 bytes, so longer ones were cut to 64 and counted as anything but `too-long` (found by the relay
-            // reviewer). 1,024 bytes each: every datagram over the 472-byte limit still arrives longer than it.
+            .channelOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: options.reusePort ? 1 : 0)
+            // Vector reads split the receive buffer evenly between the messages (2,048 bytes for 32 would give each
+            // datagram 64 bytes and cut longer ones). 1,024 bytes each: every datagram over the 472-byte limit still
+            // arrives longer than it, and is counted as `too-long`.
             .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 1_024))
             .channelOption(ChannelOptions.datagramVectorReadMessageCount, value: 32)
             .channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: 4 << 20)
@@ -152,7 +165,7 @@ public final class RelayServer: @unchecked Sendable {
                     loop.execute { [self] in
                         storeFailures += 1
                         lastStoreError = text
-                        for report in batch.0 where pendingLatest[report.identifier] == nil { pendingLatest[report.identifier] = report }
+                        for latest in batch.0 where pendingLatest[latest.report.identifier] == nil { pendingLatest[latest.report.identifier] = latest }
                         pendingHistory = batch.1 + pendingHistory
                         let excess = pendingHistory.count - Self.maximumPendingHistory
                         if excess > 0 {
@@ -177,7 +190,9 @@ public final class RelayServer: @unchecked Sendable {
                     let reports = recent.reports
                     loop.execute { [self] in
                         let now = MonotonicClock.nowSeconds()
-                        for (report, age) in reports { engine.merge(report, ageSeconds: age, nowSeconds: now) }
+                        for row in reports {
+                            engine.merge(row.report, keyFingerprint: row.keyFingerprint, ageSeconds: row.ageSeconds, nowSeconds: now)
+                        }
                         merged += reports.count
                     }
                     if MonotonicClock.nowSeconds() - lastKeys > 10 {
@@ -205,6 +220,9 @@ public final class RelayServer: @unchecked Sendable {
             return "{\"received\":\(engine.received),\"answered\":\(engine.answered),\"reports\":\(engine.reports),"
                 + "\"groundQueries\":\(engine.groundQueries),\"aircraft\":\(engine.picture.count),\"bytesIn\":\(engine.bytesIn),"
                 + "\"bytesOut\":\(engine.bytesOut),\"limitedReplies\":\(engine.limitedReplies),\"keyTrials\":\(engine.keyring.trials),"
+                + "\"boundIdentifiers\":\(engine.bindings.count),\"keyEvictions\":\(engine.bindings.keyEvictions),"
+                + "\"addressEvictions\":\(engine.picture.addressEvictions),"
+                + "\"cellFull\":\(engine.picture.cellFull),"
                 + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),"
                 + "\"lastStoreError\":\(lastStoreError.map { JSONWriter.string(.string($0)) } ?? "null"),"
                 + "\"pendingHistoryRows\":\(pendingHistory.count),\"historyRowsDropped\":\(historyRowsDropped),\"dropped\":{\(drops)}}"

@@ -10,14 +10,37 @@ public final class RelayStore: Sendable {
     let client: PostgresClient
     public let relayName: String
     let logger: Logger
+    /// How long an identifier's row keeps other keys out after its last report (`RelayConfiguration`).
+    let identifierBindingSeconds: Double
 
-    public init(url: RelayDatabaseURL, relayName: String, logger: Logger) {
+    /// The latest report of an aircraft and the fingerprint of the key that authenticated it (nil on an open relay).
+    public struct Latest: Sendable {
+        public var report: TrafficPacket.Report
+        public var keyFingerprint: UInt64?
+        public init(report: TrafficPacket.Report, keyFingerprint: UInt64?) {
+            self.report = report
+            self.keyFingerprint = keyFingerprint
+        }
+    }
+
+    /// An identifier another relay bound to a key, and how long it has been silent.
+    public struct StoredBinding: Sendable {
+        public var identifier: UInt32
+        public var keyFingerprint: UInt64
+        public var silentSeconds: Double
+    }
+
+    /// A URL's TLS is checked by `RelayDatabaseURL.tls()` before a store is made (the command refuses one it cannot
+    /// set up); here a failure still never falls back to clear text: the connection is refused instead.
+    public init(url: RelayDatabaseURL, relayName: String, logger: Logger, identifierBindingSeconds: Double = 3_600) {
+        let tls = (try? url.tls()) ?? .require(.makeClientConfiguration())
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
-                                                         database: url.database, tls: .disable)
+                                                         database: url.database, tls: tls)
         configuration.options.maximumConnections = 4
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.relayName = relayName
         self.logger = logger
+        self.identifierBindingSeconds = identifierBindingSeconds
     }
 
     /// Runs the connection pool; call from a task that lives as long as the store.
@@ -65,6 +88,11 @@ public final class RelayStore: Sendable {
             key_hex text NOT NULL,
             added_at timestamptz NOT NULL DEFAULT now()
         );
+        """,
+        // The key that authenticated the row's report (first 8 bytes of the key's SHA-256): the identifier's binding,
+        // shared between relays.
+        """
+        ALTER TABLE latest_report ADD COLUMN key_fingerprint bigint;
         """,
     ]
     static let lockKey: Int64 = 0x0C0C_4060   // pg_advisory_xact_lock key for schema and partition changes
@@ -120,24 +148,30 @@ public final class RelayStore: Sendable {
 
     // MARK: hot-path batches
 
-    /// One statement for the latest reports (one row per aircraft, newest wins) and one for the history rows.
-    public func store(latest: [TrafficPacket.Report], history: [TrafficPacket.Report]) async throws {
+    /// One statement for the latest reports (one row per aircraft, newest wins) and one for the history rows. A row
+    /// whose identifier another key holds (a row with another fingerprint, heard within `identifierBindingSeconds`)
+    /// is left as it is: between relays, the first key to store an identifier keeps it.
+    public func store(latest: [Latest], history: [TrafficPacket.Report]) async throws {
         if !latest.isEmpty {
-            let c = Columns(latest)
+            let c = Columns(latest.map(\.report))
+            let fingerprints = latest.map { Int64(bitPattern: $0.keyFingerprint ?? 0) }
             try await client.query("""
                 INSERT INTO latest_report AS l (identifier, relay, report_time, seen_at, flags, latitude, longitude,
-                    altitude_feet, ground_speed_knots, track_degrees, vertical_speed_fpm, geog)
+                    altitude_feet, ground_speed_knots, track_degrees, vertical_speed_fpm, geog, key_fingerprint)
                 SELECT u.i, \(relayName), to_timestamp(u.t), clock_timestamp(), u.f, u.la, u.lo, nullif(u.al, 'NaN'),
                     nullif(u.gs, 'NaN'), nullif(u.tr, 'NaN'), nullif(u.vs, 'NaN'),
-                    ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326)::geography
+                    ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326)::geography, nullif(u.k, 0)
                 FROM unnest(\(c.identifiers)::integer[], \(c.times)::float8[], \(c.flags)::smallint[], \(c.latitudes)::float8[],
-                    \(c.longitudes)::float8[], \(c.altitudes)::real[], \(c.speeds)::real[], \(c.tracks)::real[], \(c.verticals)::real[])
-                    AS u(i, t, f, la, lo, al, gs, tr, vs)
+                    \(c.longitudes)::float8[], \(c.altitudes)::real[], \(c.speeds)::real[], \(c.tracks)::real[], \(c.verticals)::real[],
+                    \(fingerprints)::bigint[])
+                    AS u(i, t, f, la, lo, al, gs, tr, vs, k)
                 ON CONFLICT (identifier) DO UPDATE SET relay = excluded.relay, report_time = excluded.report_time,
                     seen_at = excluded.seen_at, flags = excluded.flags, latitude = excluded.latitude, longitude = excluded.longitude,
                     altitude_feet = excluded.altitude_feet, ground_speed_knots = excluded.ground_speed_knots,
-                    track_degrees = excluded.track_degrees, vertical_speed_fpm = excluded.vertical_speed_fpm, geog = excluded.geog
-                WHERE l.report_time <= excluded.report_time
+                    track_degrees = excluded.track_degrees, vertical_speed_fpm = excluded.vertical_speed_fpm, geog = excluded.geog,
+                    key_fingerprint = excluded.key_fingerprint
+                WHERE (l.key_fingerprint IS NOT DISTINCT FROM excluded.key_fingerprint AND l.report_time <= excluded.report_time)
+                    OR l.seen_at < clock_timestamp() - make_interval(secs => \(identifierBindingSeconds))
                 """, logger: logger)
         }
         if !history.isEmpty {
@@ -172,32 +206,51 @@ public final class RelayStore: Sendable {
         }
     }
 
+    /// A row another relay stored: the report, the key that authenticated it there, and its age.
+    public struct Stored: Sendable {
+        public var report: TrafficPacket.Report
+        public var keyFingerprint: UInt64?
+        public var ageSeconds: Double
+    }
+
     /// Reports other relays stored since `sinceEpochSeconds` (database clock) less an overlap for transactions that
     /// committed late; returns them with their age and the new watermark.
-    public func recent(sinceEpochSeconds: Double?, overlapSeconds: Double = 1)
-        async throws -> (reports: [(report: TrafficPacket.Report, ageSeconds: Double)], watermark: Double?) {
+    public func recent(sinceEpochSeconds: Double?, overlapSeconds: Double = 1) async throws -> (reports: [Stored], watermark: Double?) {
         let since = (sinceEpochSeconds ?? 0) - overlapSeconds
         let rows = try await client.query("""
             SELECT identifier, extract(epoch FROM report_time)::float8, flags, latitude, longitude, altitude_feet,
                 ground_speed_knots, track_degrees, vertical_speed_fpm,
-                extract(epoch FROM clock_timestamp() - seen_at)::float8, extract(epoch FROM seen_at)::float8
+                extract(epoch FROM clock_timestamp() - seen_at)::float8, extract(epoch FROM seen_at)::float8, key_fingerprint
             FROM latest_report
             WHERE seen_at > to_timestamp(\(since)) AND relay <> \(relayName)
               AND seen_at > clock_timestamp() - interval '30 seconds'
             """, logger: logger)
-        var out: [(TrafficPacket.Report, Double)] = []
+        var out: [Stored] = []
         var watermark = sinceEpochSeconds
-        for try await (id, time, flags, lat, lon, alt, gs, track, vs, age, seen) in rows.decode(
-            (Int32, Double, Int16, Double, Double, Float?, Float?, Float?, Float?, Double, Double).self) {
+        for try await (id, time, flags, lat, lon, alt, gs, track, vs, age, seen, key) in rows.decode(
+            (Int32, Double, Int16, Double, Double, Float?, Float?, Float?, Float?, Double, Double, Int64?).self) {
             let report = TrafficPacket.Report(flags: TrafficPacket.Flags(rawValue: UInt8(truncatingIfNeeded: flags)),
                                               identifier: UInt32(bitPattern: id), sequence: 0,
                                               utc: UTCInstant(secondsSinceEpoch: time), latitudeDegrees: lat, longitudeDegrees: lon,
                                               altitudeFeet: alt.map(Double.init), groundSpeedKnots: gs.map(Double.init),
                                               trackTrueDegrees: track.map(Double.init), verticalSpeedFeetPerMinute: vs.map(Double.init))
-            out.append((report, age))
+            out.append(Stored(report: report, keyFingerprint: key.map { UInt64(bitPattern: $0) }, ageSeconds: age))
             watermark = max(watermark ?? seen, seen)
         }
-        return (out.map { (report: $0.0, ageSeconds: $0.1) }, watermark)
+        return (out, watermark)
+    }
+
+    /// Identifiers bound to a key within `identifierBindingSeconds` (for a relay that starts while others run).
+    public func bindings() async throws -> [StoredBinding] {
+        let rows = try await client.query("""
+            SELECT identifier, key_fingerprint, extract(epoch FROM clock_timestamp() - seen_at)::float8 FROM latest_report
+            WHERE key_fingerprint IS NOT NULL AND seen_at > clock_timestamp() - make_interval(secs => \(identifierBindingSeconds))
+            """, logger: logger)
+        var out: [StoredBinding] = []
+        for try await (id, key, silent) in rows.decode((Int32, Int64, Double).self) {
+            out.append(StoredBinding(identifier: UInt32(bitPattern: id), keyFingerprint: UInt64(bitPattern: key), silentSeconds: silent))
+        }
+        return out
     }
 
     // MARK: device keys
@@ -219,8 +272,8 @@ public final class RelayStore: Sendable {
 }
 
 /// A database operation that took longer than its deadline. PostgresNIO's pool waits for a connection for as long as
-/// the server is unreachable, so without a deadline a relay started before its database hung silently, and a
-/// running one counted no failure through an outage (found by the relay reviewer).
+/// the server is unreachable, so without a deadline a relay started before its database would hang silently, and a
+/// running one would count no failure through an outage.
 public struct RelayStoreTimeout: Error, CustomStringConvertible {
     public var operation: String
     public var seconds: Double

@@ -6,9 +6,10 @@ import CockpitRelay
 import Glibc
 
 /// Load generator: N simulated aircraft at 1 Hz on loopback, five to a UDP socket (a source port; sockets spread
-/// over 127.0.0.1…127.0.0.64 so the per-address limit sees 64 "carrier NATs"), tagged with a device key so replies
-/// are full size. One thread, epoll(7) (only the sockets with replies are visited: poll(2) over thousands of sockets
-/// cost the generator most of a core). Measures reply latency (send → reply for that identifier and sequence) and the relays' CPU.
+/// over 127.0.0.1…127.0.0.250 so the per-address limits see 250 "carrier NATs": at the relay's 500 aircraft per
+/// address in the picture, room for 125,000), tagged with a device key so replies are full size. One thread,
+/// epoll(7) (only the sockets with replies are visited: poll(2) over thousands of sockets cost the generator most of
+/// a core). Measures reply latency (send → reply for that identifier and sequence) and the relays' CPU.
 struct Bench: ParsableCommand {
     static let aircraftPerSocket = 5
     static let configuration = CommandConfiguration(abstract: "Load a running relay with simulated aircraft and print p50/p99 latency and CPU.")
@@ -25,6 +26,12 @@ struct Bench: ParsableCommand {
     var pid: [Int32] = []
     @Option(name: .long, help: "Area side in degrees (aircraft spread uniformly over a square this big around 50N 8E).")
     var areaDegrees = 8.0
+
+    func validate() throws {
+        guard (1...1_000_000).contains(aircraft) else { throw ValidationError("--aircraft: 1…1000000") }
+        guard (1...86_400).contains(seconds) else { throw ValidationError("--seconds: 1…86400") }
+        try check("--area-degrees", areaDegrees, 0.01...90)
+    }
 
     func run() throws {
         var limit = rlimit()
@@ -55,7 +62,7 @@ struct Bench: ParsableCommand {
             guard fd >= 0 else { throw ValidationError("socket \(index): errno \(errno) (raise the open-files limit)") }
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = (UInt32(0x7F00_0001) + UInt32(index % 64)).bigEndian
+            local.sin_addr.s_addr = (UInt32(0x7F00_0001) + UInt32(index % 250)).bigEndian
             _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
             var interest = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: UInt64(index)))
             guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &interest) == 0 else { throw ValidationError("epoll_ctl: errno \(errno)") }

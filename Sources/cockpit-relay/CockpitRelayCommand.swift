@@ -30,19 +30,26 @@ struct DatabaseOption: ParsableArguments {
         }
     }
 
+    /// The URL, with its TLS settings checked (an sslmode or certificate the relay cannot honour is refused here,
+    /// never replaced by clear text).
     func url(required: Bool) throws -> RelayDatabaseURL? {
         guard let postgres else {
             if required { throw ValidationError("--postgres postgres://… is needed") }
             return nil
         }
-        guard let url = RelayDatabaseURL(postgres) else { throw ValidationError("--postgres \(postgres): not postgres://user@host[:port]/database") }
-        return url
+        do {
+            let url = try RelayDatabaseURL(parsing: postgres)
+            try url.checkTLS()
+            return url
+        } catch {
+            throw ValidationError("--postgres: \(error)")
+        }
     }
 }
 
 /// Reads a key file: one hex key per line, optionally `name hexkey`; `#` starts a comment. Lines end in LF or CRLF
-/// (a file written on Windows was read as one line: "\r\n" is one Character, so splitting on "\n" never matched,
-/// and only the last key was loaded); blank lines count for the line numbers; a name used twice is an error.
+/// (split on the byte: "\r\n" is one Character, so splitting a String on "\n" would miss it); blank lines count for
+/// the line numbers; a name used twice is an error.
 func readKeys(path: String) throws -> [(name: String, hex: String)] {
     guard let text = try? LineReader.readAll(path: path, limitBytes: 16 << 20) else { throw ValidationError("\(path): cannot read") }
     var keys: [(name: String, hex: String)] = []
@@ -64,8 +71,7 @@ func readKeys(path: String) throws -> [(name: String, hex: String)] {
         lines[name] = number + 1
         keys.append((name, hex))
     }
-    // An empty file meant an open relay with "0 device keys" as the only hint (found by the relay reviewer): asking
-    // for keys and getting none is a mistake; an open relay is had by leaving --device-keys out.
+    // Asking for keys and getting none is a mistake, not an open relay (that is had by leaving --device-keys out).
     guard !keys.isEmpty else { throw ValidationError("\(path): no keys in the file (leave --device-keys out for an open relay)") }
     return keys
 }
@@ -90,17 +96,35 @@ struct Serve: ParsableCommand {
     var addressRate = 2_000.0
     @Option(name: .long, help: "Reports per second per identifier (0: unlimited).")
     var identifierRate = 5.0
+    @Option(name: .long, help: "Key trials (HMACs) per second per source address for identifiers not bound to a key yet (0: unlimited).")
+    var keyTrialRate = 2_000.0
+    @Option(name: .long, help: "Aircraft one source address may hold in the picture (its newest replace its oldest).")
+    var aircraftPerAddress = 500
     @Option(name: .long, help: "Seconds between two track-history rows of one aircraft (--postgres).")
     var historyInterval = 5.0
     @Option(name: .long, help: "Days of track history to keep (--postgres).")
     var retentionDays = 30
     @Option(name: .long, help: "Print the counters (JSON, no positions) every this many seconds (0: only at exit).")
     var statusInterval = 60.0
+    @Flag(name: .long, help: "Share the UDP port with other relay processes that ask for it too (SO_REUSEPORT).")
+    var reusePort = false
 
+    /// Every number is checked here, with its option's name: NaN, infinities and values that overflow a timer or a
+    /// database integer would otherwise crash the relay, hang it or switch a limit off unnoticed.
     func validate() throws {
         guard parsedListen != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
-        guard radiusNm > 0, radiusNm <= 200 else { throw ValidationError("--radius-nm: 0…200") }
-        guard retentionDays >= 1 else { throw ValidationError("--retention-days: at least 1") }
+        try check("--radius-nm", radiusNm, 0.1...200)
+        try check("--altitude-window-ft", altitudeWindowFt, 0...140_000)
+        for (name, rate) in [("--source-rate", sourceRate), ("--address-rate", addressRate), ("--identifier-rate", identifierRate),
+                             ("--key-trial-rate", keyTrialRate)] {
+            try check(name, rate, 0...10_000_000, note: "per second, 0 for unlimited")
+        }
+        guard (1...1_000_000).contains(aircraftPerAddress) else { throw ValidationError("--aircraft-per-address: 1…1000000") }
+        try check("--history-interval", historyInterval, 0.2...86_400, note: "seconds")
+        guard (1...3_650).contains(retentionDays) else { throw ValidationError("--retention-days: 1…3650 days") }
+        guard statusInterval == 0 || (statusInterval.isFinite && statusInterval >= 1 && statusInterval <= 86_400) else {
+            throw ValidationError("--status-interval: 0 (only at exit) or 1…86400 seconds")
+        }
         _ = try database.url(required: false)
         if let deviceKeys { _ = try readKeys(path: deviceKeys) }
     }
@@ -125,35 +149,48 @@ struct Serve: ParsableCommand {
         options.configuration.addressBurst = max(1, addressRate * 2)
         options.configuration.identifierRatePerSecond = identifierRate
         options.configuration.identifierBurst = max(1, identifierRate * 2)
+        options.configuration.keyTrialRatePerSecond = keyTrialRate
+        options.configuration.keyTrialBurst = max(1, keyTrialRate * 2)
+        options.configuration.aircraftPerAddress = aircraftPerAddress
         options.historyIntervalSeconds = historyInterval
         options.retentionDays = retentionDays
+        options.reusePort = reusePort
         var keyring = RelayKeyring()
         let fileKeys = try deviceKeys.map(readKeys(path:)) ?? []
         for key in fileKeys { keyring.add(name: key.name, hexKey: key.hex) }
 
         var store: RelayStore?
+        var storedBindings: [RelayStore.StoredBinding] = []
+        let bindingSeconds = options.configuration.identifierBindingSeconds
         if let url = try database.url(required: false) {
             var hostname = [CChar](repeating: 0, count: 256)
             gethostname(&hostname, 255)
             let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
-            let setup = RelayStore(url: url, relayName: name, logger: quietLogger())
+            let setup = RelayStore(url: url, relayName: name, logger: quietLogger(), identifierBindingSeconds: bindingSeconds)
             let retention = retentionDays
-            let (schemaKeys, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
-                                                        deadlineSeconds: database.databaseTimeout) { store in
+            let (prepared, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
+                                                  deadlineSeconds: database.databaseTimeout) { store in
                 try await store.prepare()
                 try await store.ensurePartitions(retentionDays: retention)
                 for key in fileKeys { try await store.addKey(name: key.name, hex: key.hex) }
-                return try await store.keys()
+                return (try await store.keys(), try await store.bindings())
             }
             // Exit with the reason (systemd's Restart=on-failure tries again) rather than hang without a word.
             if let failure { throw relayFailure("--postgres: \(failure)") }
-            for key in schemaKeys ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
-            let opened = RelayStore(url: url, relayName: name, logger: logger)
+            for key in prepared?.0 ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
+            storedBindings = prepared?.1 ?? []
+            let opened = RelayStore(url: url, relayName: name, logger: logger, identifierBindingSeconds: bindingSeconds)
             store = opened
             Task.detached { await opened.run() }
         }
         let server = RelayServer(options: options, keyring: keyring, store: store, logger: logger)
-        try server.start()
+        server.adoptBindings(storedBindings)
+        do {
+            try server.start()
+        } catch {
+            let inUse = String(describing: error).contains("Address already in use")
+            throw relayFailure("--listen \(listen): \(inUse ? "address already in use (another relay? --reuse-port shares the port on purpose)" : "\(error)")")
+        }
         print("cockpit-relay: listening on \(options.host):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(keyring.keys.count) device keys")
         fflush(nil)
         if statusInterval > 0 {
@@ -170,6 +207,13 @@ struct Serve: ParsableCommand {
     }
 }
 
+/// A number within bounds (NaN and infinities are not).
+func check(_ option: String, _ value: Double, _ range: ClosedRange<Double>, note: String = "") throws {
+    guard value.isFinite, range.contains(value) else {
+        throw ValidationError("\(option): expected a number from \(range.lowerBound) to \(range.upperBound)\(note.isEmpty ? "" : " (\(note))")")
+    }
+}
+
 /// Prints `message` to standard error and gives the exit code for a failure that is not a usage mistake.
 func relayFailure(_ message: String) -> ExitCode {
     let line = Array("cockpit-relay: \(message)\n".utf8)
@@ -178,7 +222,7 @@ func relayFailure(_ message: String) -> ExitCode {
 }
 
 /// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up), giving up
-/// after `deadlineSeconds` (`--database-timeout`; an unreachable server used to make it wait for ever).
+/// after `deadlineSeconds` (`--database-timeout`: without a deadline an unreachable server would make it wait for ever).
 func runBlocking<T: Sendable>(store: RelayStore, _ operation: String, deadlineSeconds: Double,
                               _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
     let box = ResultBox<T>()

@@ -43,15 +43,17 @@ struct Near: ParsableCommand {
     var radiusNm = 30.0
     @OptionGroup var database: DatabaseOption
 
-    /// Hemisphere letters as pilots write them (a minus sign reads as an option to the argument parser, so
-    /// `near -16.7,-179.9` was a usage error; found by the relay reviewer).
+    /// Hemisphere letters as pilots write them (a leading minus sign reads as an option to the argument parser).
     var parsedPoint: (Double, Double)? {
         PositionText.parse(point).map { ($0.latitude, $0.longitude) }
     }
 
     func validate() throws {
         guard parsedPoint != nil else { throw ValidationError("\(point): expected LAT,LON") }
-        guard parseDuration(since) != nil else { throw ValidationError("--since \(since): expected a number with s, m, h or d") }
+        guard parseDuration(since) != nil else {
+            throw ValidationError("--since \(since): expected a number with s, m, h or d, at most 3660d (the longest history kept)")
+        }
+        try check("--radius-nm", radiusNm, 0.1...1_000)
     }
 
     func run() throws {
@@ -68,15 +70,18 @@ struct Near: ParsableCommand {
     }
 }
 
+/// Seconds, for a positive finite number with its unit, up to the longest history kept (3,650 days and some).
 func parseDuration(_ text: String) -> Double? {
-    guard let unit = text.last, let value = Double(text.dropLast()), value > 0 else { return nil }
+    guard let unit = text.last, let value = Double(text.dropLast()), value.isFinite, value > 0 else { return nil }
+    let seconds: Double
     switch unit {
-    case "s": return value
-    case "m": return value * 60
-    case "h": return value * 3600
-    case "d": return value * 86_400
+    case "s": seconds = value
+    case "m": seconds = value * 60
+    case "h": seconds = value * 3600
+    case "d": seconds = value * 86_400
     default: return nil
     }
+    return seconds <= 3_660 * 86_400 ? seconds : nil
 }
 
 /// One line per sighting; the position is printed at the precision the aircraft sent (5 decimals ≈ 1 m).

@@ -89,13 +89,16 @@ func run(_ path: String, _ arguments: [String], timeoutSeconds: Double = 120) ->
 }
 
 /// A throwaway PostgreSQL 15 cluster with PostGIS: initdb into a temporary folder (as the `postgres` user when the
-/// tests run as root), its own port on 127.0.0.1, trust authentication, stopped and deleted by `stop()`.
+/// tests run as root), its own port on 127.0.0.1, trust authentication, stopped and deleted by `stop()`. With `tls`,
+/// the server has a self-signed certificate for 127.0.0.1 (`certificatePath`) and accepts TCP connections over TLS only.
 final class ThrowawayPostgres {
     let directory: String
     let port: Int
     let bin: String
     let asUser: [String]
+    var serverOptions: String
     var url: String { "postgres://postgres@127.0.0.1:\(port)/relay" }
+    var certificatePath: String { directory + "/server.crt" }
 
     static func findBin() -> String? {
         for version in ["15", "16", "17"] where access("/usr/lib/postgresql/\(version)/bin/initdb", X_OK) == 0 {
@@ -104,7 +107,7 @@ final class ThrowawayPostgres {
         return nil
     }
 
-    init?() {
+    init?(tls: Bool = false) {
         guard let bin = Self.findBin() else { return nil }
         self.bin = bin
         var template = Array("/tmp/cockpit-relay-pg-XXXXXX".utf8CString)
@@ -118,10 +121,22 @@ final class ThrowawayPostgres {
         } else {
             asUser = []
         }
+        serverOptions = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
         let initdb = command(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
         guard initdb.status == 0 else { print("initdb: \(initdb.output)"); return nil }
-        let start = command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o",
-                                              "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off", "start"])
+        if tls {
+            let key = directory + "/server.key"
+            let made = run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificatePath,
+                                                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            guard made.status == 0 else { print("openssl: \(made.output)"); return nil }
+            let hba = fopen(directory + "/data/pg_hba.conf", "w")
+            fputs("local all all trust\nhostssl all all 127.0.0.1/32 trust\n", hba)
+            fclose(hba)
+            if !asUser.isEmpty { _ = run("/bin/chown", ["postgres:postgres", key, certificatePath, directory + "/data/pg_hba.conf"]) }
+            chmod(key, 0o600)
+            serverOptions += " -c ssl=on -c ssl_cert_file=\(certificatePath) -c ssl_key_file=\(key)"
+        }
+        let start = command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", serverOptions, "start"])
         guard start.status == 0 else { print("pg_ctl start: \(start.output)"); return nil }
         let create = command("/usr/bin/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-c", "CREATE DATABASE relay"])
         guard create.status == 0 else { print("createdb: \(create.output)"); stop(); return nil }
@@ -146,9 +161,7 @@ final class ThrowawayPostgres {
     }
 
     func resume() -> Bool {
-        command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o",
-                                  "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off",
-                                  "start"]).status == 0
+        command(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", serverOptions, "start"]).status == 0
     }
 }
 

@@ -1,0 +1,116 @@
+/// Which key each identifier belongs to. Identifiers are self-assigned and shown in every reply, so without this any
+/// key holder could report under another aircraft's identifier. The first key that uses an identifier in a report
+/// owns it until the identifier has been silent for `idleSeconds`; reports for it under any other key are refused.
+/// Bounded: `perKeyCapacity` bindings per key (a key's newest binding replaces its oldest: whoever holds a key can
+/// report as any of its aircraft anyway, so this takes nothing from anyone else) and `capacity` in all (a new
+/// identifier that does not fit is refused; a binding is never dropped to make room for another key).
+public struct IdentifierBindings: Sendable {
+    struct Binding: Sendable {
+        var fingerprint: UInt64
+        var lastUsedSeconds: Double
+    }
+
+    /// One key's bindings, oldest first (identifiers released since are skipped lazily).
+    struct KeyShare: Sendable {
+        var count = 0
+        var order: [UInt32] = []
+        var head = 0
+    }
+
+    public let idleSeconds: Double
+    public let capacity: Int
+    public let perKeyCapacity: Int
+    private var table: [UInt32: Binding] = [:]
+    private var shares: [UInt64: KeyShare] = [:]
+    public var count: Int { table.count }
+    /// Bindings released because their key's newer ones took their place.
+    public private(set) var keyEvictions = 0
+
+    public init(idleSeconds: Double, capacity: Int, perKeyCapacity: Int) {
+        self.idleSeconds = idleSeconds
+        self.capacity = capacity
+        self.perKeyCapacity = max(1, perKeyCapacity)
+    }
+
+    /// The key an identifier is bound to, marking it used now (one lookup: this is on every keyed datagram).
+    public mutating func use(_ identifier: UInt32, nowSeconds: Double) -> UInt64? {
+        guard let index = table.index(forKey: identifier) else { return nil }
+        table.values[index].lastUsedSeconds = nowSeconds
+        return table.values[index].fingerprint
+    }
+
+    public func fingerprint(of identifier: UInt32) -> UInt64? { table[identifier]?.fingerprint }
+
+    public enum BindResult: Equatable, Sendable { case bound, full, boundToOther(UInt64) }
+
+    /// Binds a free identifier to a key; refuses when the identifier is someone else's or the table is full.
+    public mutating func bind(_ identifier: UInt32, to fingerprint: UInt64, nowSeconds: Double) -> BindResult {
+        if let existing = table[identifier] {
+            guard existing.fingerprint == fingerprint else { return .boundToOther(existing.fingerprint) }
+            table[identifier]?.lastUsedSeconds = max(existing.lastUsedSeconds, nowSeconds)
+            return .bound
+        }
+        guard table.count < capacity || shares[fingerprint, default: KeyShare()].count >= perKeyCapacity else { return .full }
+        insert(identifier, fingerprint, lastUsedSeconds: nowSeconds)
+        return .bound
+    }
+
+    /// The shared database's word on an identifier (it is the arbiter between relays): a local binding to another
+    /// key gives way. Returns true when a local binding changed owner.
+    @discardableResult
+    public mutating func adopt(_ identifier: UInt32, fingerprint: UInt64, lastUsedSeconds: Double) -> Bool {
+        var changed = false
+        if let existing = table[identifier] {
+            if existing.fingerprint == fingerprint {
+                table[identifier]?.lastUsedSeconds = max(existing.lastUsedSeconds, lastUsedSeconds)
+                return false
+            }
+            release(identifier, existing.fingerprint)
+            changed = true
+        } else if table.count >= capacity {
+            return false
+        }
+        insert(identifier, fingerprint, lastUsedSeconds: lastUsedSeconds)
+        return changed
+    }
+
+    private mutating func insert(_ identifier: UInt32, _ fingerprint: UInt64, lastUsedSeconds: Double) {
+        table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: lastUsedSeconds)
+        shares[fingerprint, default: KeyShare()].count += 1
+        shares[fingerprint]!.order.append(identifier)
+        while shares[fingerprint]!.count > perKeyCapacity, let oldest = popOldest(of: fingerprint) {
+            release(oldest, fingerprint)
+            keyEvictions += 1
+        }
+        let share = shares[fingerprint]!
+        if share.order.count - share.head > 2 * share.count + 64 {
+            // Compacted now and then: identifiers released since (idle, or taken over through the database) go.
+            shares[fingerprint]!.order = share.order[share.head...].filter { table[$0]?.fingerprint == fingerprint }
+            shares[fingerprint]!.head = 0
+        }
+    }
+
+    private mutating func popOldest(of fingerprint: UInt64) -> UInt32? {
+        while let share = shares[fingerprint], share.head < share.order.count {
+            let identifier = share.order[share.head]
+            shares[fingerprint]!.head += 1
+            if table[identifier]?.fingerprint == fingerprint { return identifier }
+        }
+        return nil
+    }
+
+    private mutating func release(_ identifier: UInt32, _ fingerprint: UInt64) {
+        table[identifier] = nil
+        guard let count = shares[fingerprint]?.count else { return }
+        if count <= 1 { shares[fingerprint] = nil } else { shares[fingerprint]!.count = count - 1 }
+    }
+
+    /// Identifiers silent for `idleSeconds` become free (removed in place).
+    public mutating func sweep(nowSeconds: Double) {
+        var idle: [(UInt32, UInt64)] = []
+        for (identifier, binding) in table where nowSeconds - binding.lastUsedSeconds > idleSeconds {
+            idle.append((identifier, binding.fingerprint))
+        }
+        for (identifier, fingerprint) in idle { release(identifier, fingerprint) }
+    }
+}

@@ -1,0 +1,63 @@
+import CockpitCore
+import CockpitIO
+import CockpitRelay
+import Glibc
+import Testing
+
+/// docs/relay.md, "Abuse": a tagged datagram the relay authenticated and then dropped (over the identifier's rate,
+/// or dated ahead) still uses up its sequence number, so it cannot be replayed later from a forged source for a
+/// full reply. Only an authenticated request gets more bytes back than it sent.
+@Suite("Relay: a dropped datagram cannot be cashed in later", .serialized)
+struct DroppedDatagramReplayTests {
+    @Test("A rate-limited genuine report replayed from a forged source gets nothing",
+          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
+    func rateLimitedThenReplayed() throws {
+        let server = try startRelay()
+        defer { server.stop() }
+        _ = populate(server, key: testKey())   // 45 aircraft: a full reply would be hundreds of bytes
+        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
+        let pilot = TestAircraft(identifier: 0x0D0D0D, key: testKey())
+        // Twelve reports at once: the identifier's burst is 10 (5 a second), so the last two are dropped.
+        var last: [UInt8] = []
+        for _ in 0..<12 {
+            last = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
+            pilot.send(last, toPort: server.boundPort)
+        }
+        var replies = 0
+        while pilot.receive() != nil { replies += 1 }
+        #expect(replies == 10)
+        #expect(server.statusJSON().contains("\"rate-limited-identifier\":2"))
+        // Later, once the identifier's allowance is back, the dropped report is sent again in the victim's name.
+        #expect(spoof(last, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
+        let received = victim.receive()
+        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(last.count)-byte replay")
+        #expect(server.statusJSON().contains("\"replayed\":1"))
+    }
+
+    @Test("A genuine report dated 33 s ahead, replayed 4 s later from a forged source, gets nothing",
+          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
+    func datedAheadThenReplayed() throws {
+        let server = try startRelay()
+        defer { server.stop() }
+        _ = populate(server, key: testKey())
+        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
+        let pilot = TestAircraft(identifier: 0x0D0D0E, key: testKey())
+        let ahead = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, secondsAgo: -33)
+        #expect(pilot.exchange(ahead, port: server.boundPort) == nil)
+        usleep(4_000_000)   // now 29 s ahead
+        #expect(spoof(ahead, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
+        let received = victim.receive()
+        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(ahead.count)-byte replay")
+    }
+
+    /// The same on the engine with the clock under control: the datagram dated ahead, sent again when it has become
+    /// current, is a replay.
+    @Test func aDatagramDroppedAsDatedAheadUsesUpItsSequence() {
+        var engine = RelayReplayTests.engine()
+        let start = RelayReplayTests.utcNow()
+        let ahead = Forge.report(identifier: 0x0D0D0F, sequence: 7, utc: start.adding(seconds: 40), key: testKey(), dense: true)
+        #expect(engine.handle(ahead, from: Forge.source(10, 0, 0, 1, port: 1), nowSeconds: 0, utc: start).dropReason == "stale")
+        let later = start.adding(seconds: 40)
+        #expect(engine.handle(ahead, from: Forge.source(10, 0, 0, 2, port: 1), nowSeconds: 40, utc: later).dropReason == "replayed")
+    }
+}
