@@ -156,7 +156,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "cockpit-bench",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol"],
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol",
+                           "CockpitTestSupport"],
             path: "Benchmarks/cockpit-bench",
             swiftSettings: strict
         ),
@@ -166,7 +167,7 @@ let package = Package(
         .target(
             name: "CockpitFuzzTargets",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon",
+                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon", "CockpitTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -178,7 +179,7 @@ let package = Package(
         // swift-nio ships NIOTestUtils: never a dependency of a shipped binary.
         .target(
             name: "CockpitTestSupport",
-            dependencies: ["CockpitCore", "CockpitIO", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CockpitCore", "CockpitIO", "CockpitDevices", "CGPS", .product(name: "Logging", package: "swift-log")],
             path: "Tests/CockpitTestSupport",
             swiftSettings: strict
         ),
@@ -202,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CockpitRelayTests",
-            dependencies: ["CockpitRelay", "CockpitIO", "CockpitCore", "cockpit-relay", "cockpitd", "cockpitctl"],
+            dependencies: ["CockpitRelay", "CockpitIO", "CockpitCore", "cockpit-relay", "cockpitd", "cockpitctl", "CockpitTestSupport"],
             swiftSettings: strict
         ),
     ]

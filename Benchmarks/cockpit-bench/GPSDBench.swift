@@ -2,6 +2,7 @@ import CockpitClient
 import CockpitCore
 import CockpitIO
 import Glibc
+import CockpitTestSupport
 
 /// `cockpit-bench gpsd`: live GPS through Debian's real gpsd: latency from a report line arriving on the socket to the
 /// core having applied it (p50/p99, from the daemon's own status), CPU per fix (utime+stime from /proc/PID/stat), and

@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitDevices
 import Glibc
 import Synchronization
+import CockpitTestSupport
 
 /// Run time of every thread of a process, in ns (first field of /proc/PID/task/TID/schedstat: exact, not in 10 ms
 /// ticks like utime/stime), with the threads' names.

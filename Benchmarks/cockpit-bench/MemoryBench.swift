@@ -2,6 +2,7 @@ import CockpitClient
 import CockpitCore
 import CockpitIO
 import Glibc
+import CockpitTestSupport
 
 /// `cockpit-bench memory`: what the daemon's memory is made of, from /proc/PID/smaps (per mapping, grouped by file) and
 /// smaps_rollup: idle (no GPS); idle connected to a gpsd whose receiver has no fix, as an installed daemon waits on the

@@ -39,12 +39,7 @@ struct BMP280CompensationTests {
     static let calibrationHex = "706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"
     static let dataHex = "655ac07eed00"
 
-    static func bytes(_ hex: String) -> [UInt8] {
-        stride(from: 0, to: hex.count, by: 2).map {
-            let start = hex.index(hex.startIndex, offsetBy: $0)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
-    }
+    static func bytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
 
     @Test func calibrationWordsMatchTheDatasheet() throws {
         let c = try BMP280Calibration.validated(registerBytes: Self.bytes(Self.calibrationHex))

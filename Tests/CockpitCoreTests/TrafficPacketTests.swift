@@ -4,12 +4,7 @@ import CockpitTestSupport
 
 @Suite("Traffic packet (docs/traffic-packet.md)")
 struct TrafficPacketTests {
-    static func bytes(_ hex: String) -> [UInt8] {
-        stride(from: 0, to: hex.count, by: 2).map {
-            let start = hex.index(hex.startIndex, offsetBy: $0)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
-    }
+    static func bytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
 
     static let t0 = UTCInstant(year: 2026, month: 11, day: 22, hour: 10, second: 0.25)

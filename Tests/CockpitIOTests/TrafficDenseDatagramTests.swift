@@ -5,12 +5,7 @@ import CockpitTestSupport
 
 @Suite("The daemon's datagram checks understand both reply versions")
 struct TrafficDenseDatagramTests {
-    static func bytes(_ hex: String) -> [UInt8] {
-        stride(from: 0, to: hex.count, by: 2).map {
-            let start = hex.index(hex.startIndex, offsetBy: $0)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
-    }
+    static func bytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
     /// docs/traffic-packet.md, worked examples 5 (version 1) and 6 (dense, version 2).
     static let example5 = bytes("c181205e5e5e00006b02bd26000002123456a06b02bd2401f46843230016640271044c200000654321a06b02bd250000681b4ffff6e600c80320d555fb")
     static let example6 = bytes("c28100a1b2c300016b02bd2001f4c37ef386142002123456800401cfff0601f43240026543210102ff9c00038000ff0080")

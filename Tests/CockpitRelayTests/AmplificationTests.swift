@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// Sends a UDP datagram with a forged source address through a raw socket (needs root), as a reflection attacker does.
 func spoof(_ payload: [UInt8], sourceAddress: UInt32, sourcePort: UInt16, destinationPort: UInt16) -> Bool {

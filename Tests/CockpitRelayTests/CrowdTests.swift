@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// docs/relay.md, "The picture": one source address holds at most 500 aircraft in the picture (its newest replace its
 /// oldest, counted as `addressEvictions`), and a grid cell holds at most 1,000, so the work per datagram stays

@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// docs/relay.md, "Abuse": a tagged datagram the relay authenticated and then dropped (over the identifier's rate,
 /// or dated ahead) still uses up its sequence number, so it cannot be replayed later from a forged source for a

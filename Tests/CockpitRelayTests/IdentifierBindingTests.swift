@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// docs/relay.md, "Device keys": an identifier is bound to the key that first used it; another key's report for it
 /// is refused (`identifier-bound-to-other-key`). Identifiers are in every reply, so any key holder knows them.
@@ -141,14 +142,14 @@ struct IdentifierBindingTests {
         let outA = keyFile + ".a", outB = keyFile + ".b"
         defer { unlink(keyFile); unlink(outA); unlink(outB) }
         let portA = freeUDPPort(), portB = freeUDPPort()
-        let relayA = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+        let relayA = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
                                                            "--device-keys", keyFile, "--status-interval", "0"], outputPath: outA)
         defer { kill(relayA, SIGTERM); var status: Int32 = 0; waitpid(relayA, &status, 0) }
-        #expect(waitUntil(seconds: 30) { fileText(outA).contains("listening") }, "relay A: \(fileText(outA))")
-        let relayB = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+        #expect(waitFor(seconds: 30) { readFile(outA).contains("listening") }, "relay A: \(readFile(outA))")
+        let relayB = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
                                                            "--status-interval", "1"], outputPath: outB)
         defer { kill(relayB, SIGTERM); var status: Int32 = 0; waitpid(relayB, &status, 0) }
-        #expect(waitUntil(seconds: 30) { fileText(outB).contains("listening") }, "relay B: \(fileText(outB))")
+        #expect(waitFor(seconds: 30) { readFile(outB).contains("listening") }, "relay B: \(readFile(outB))")
 
         let victim = TestAircraft(identifier: 0x0E0E0E, key: testKey())
         let (lat, lon) = (46.5, 7.5)
@@ -175,6 +176,6 @@ struct IdentifierBindingTests {
         let seen = try #require(seenAt, "relay B never listed the victim")
         #expect(testDistanceMeters(seen.0, seen.1, lat, lon) < 5)
         #expect(postgres.psql("SELECT relay FROM latest_report WHERE identifier = \(0x0E0E0E)").output == "A\n")
-        #expect(waitUntil(seconds: 5) { fileText(outB).contains("\"identifier-bound-to-other-key\":1") }, "\(fileText(outB))")
+        #expect(waitFor(seconds: 5) { readFile(outB).contains("\"identifier-bound-to-other-key\":1") }, "\(readFile(outB))")
     }
 }

@@ -5,6 +5,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import CockpitTestSupport
 
 /// docs/relay.md, "Device keys": a datagram does not say which key tagged it, so a new identifier is tried against
 /// the keys; those trials are bounded per source address (2,000 a second, 4,000 at once) and in total, and a datagram

@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitIO
 import CockpitRelay
 import Glibc
+import CockpitTestSupport
 
 /// Datagrams built directly for the engine (no socket each): what an attacker or a crowd sends.
 enum Forge {

@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// The relay and its database going away (found by the relay reviewer): a relay started while the database was
 /// unreachable hung without a word (not listening, deaf to SIGINT, so systemd's Restart=on-failure never fired);
@@ -12,7 +13,7 @@ import Testing
 struct RelayDatabaseOutageTests {
     @Test func anUnreachableDatabaseAtStartIsAnErrorNotAHang() {
         let started = MonotonicClock.nowSeconds()
-        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--postgres", "postgres://postgres@127.0.0.1:\(freeTCPPort())/relay",
+        let result = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--postgres", "postgres://postgres@127.0.0.1:\(freeTCPPort())/relay",
                                                "--database-timeout", "2", "--status-interval", "0"], timeoutSeconds: 30)
         let seconds = MonotonicClock.nowSeconds() - started
         #expect(result.status == 1, "\(result.output)")
@@ -21,7 +22,7 @@ struct RelayDatabaseOutageTests {
     }
 
     static func statusLines(_ path: String) -> [JSONValue] {
-        fileText(path).split(separator: "\n").compactMap { line in
+        readFile(path).split(separator: "\n").compactMap { line in
             line.hasPrefix("status ") ? try? JSONParser.parse(String(line.dropFirst(7))) : nil
         }
     }
@@ -32,10 +33,10 @@ struct RelayDatabaseOutageTests {
         let port = freeUDPPort()
         let output = "/tmp/cockpit-relay-outage-\(getpid()).out"
         defer { unlink(output) }
-        let relay = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url, "--relay-name", "A",
+        let relay = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url, "--relay-name", "A",
                                                           "--history-interval", "1", "--status-interval", "1"], outputPath: output)
         defer { kill(relay, SIGTERM); var status: Int32 = 0; waitpid(relay, &status, 0) }
-        #expect(waitUntil(seconds: 30) { fileText(output).contains("listening") }, "\(fileText(output))")
+        #expect(waitFor(seconds: 30) { readFile(output).contains("listening") }, "\(readFile(output))")
         let aircraft = TestAircraft(identifier: 0x0C0C0C, key: nil)
         func fly(seconds: Double) -> Int {
             var answered = 0
@@ -49,7 +50,7 @@ struct RelayDatabaseOutageTests {
             return answered
         }
         _ = fly(seconds: 3)
-        #expect(waitUntil(seconds: 10) { postgres.psql("SELECT count(*) FROM track_history").output.filter { !$0.isNewline } != "0" })
+        #expect(waitFor(seconds: 10) { postgres.psql("SELECT count(*) FROM track_history").output.filter { !$0.isNewline } != "0" })
         func epochSeconds() -> Double {
             var spec = timespec()
             clock_gettime(CLOCK_REALTIME, &spec)
@@ -67,7 +68,7 @@ struct RelayDatabaseOutageTests {
         try #require(postgres.resume())
         // The rows kept through the outage (one a second: --history-interval 1) reach the database once it is back.
         var stored = 0.0
-        #expect(waitUntil(seconds: 30) {
+        #expect(waitFor(seconds: 30) {
             _ = fly(seconds: 0.5)
             stored = Double(postgres.psql("SELECT count(*) FROM track_history WHERE report_time BETWEEN to_timestamp(\(outageStart)) AND to_timestamp(\(outageEnd))")
                 .output.filter { !$0.isNewline }) ?? 0

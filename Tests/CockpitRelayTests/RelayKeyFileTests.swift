@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// Device-key files and the shared key registry (found by the relay reviewer): a key file with CRLF line ends loaded
 /// only its last key; keys without a name were stored as `path:line`, so two relays whose key files sat at the same
@@ -26,11 +27,11 @@ struct RelayKeyFileTests {
         defer { unlink(path); unlink(output) }
         Self.write(path, "# club keys\r\ndev1 \(testKeyHex)\r\n\r\ndev2 \(otherKeyHex)\r\n")
         let port = freeUDPPort()
-        let relay = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--device-keys", path, "--status-interval", "0"],
+        let relay = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--device-keys", path, "--status-interval", "0"],
                                         outputPath: output)
         defer { kill(relay, SIGTERM); var status: Int32 = 0; waitpid(relay, &status, 0) }
-        #expect(waitUntil(seconds: 20) { fileText(output).contains("listening") }, "\(fileText(output))")
-        #expect(fileText(output).contains("2 device keys"), "\(fileText(output))")
+        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        #expect(readFile(output).contains("2 device keys"), "\(readFile(output))")
         #expect(Self.answered(port: port, key: testKeyHex, identifier: 0x111111))
         #expect(Self.answered(port: port, key: otherKeyHex, identifier: 0x222222))
     }
@@ -39,7 +40,7 @@ struct RelayKeyFileTests {
         let path = "/tmp/cockpit-relay-empty-\(getpid())"
         defer { unlink(path) }
         Self.write(path, "# no keys yet\n\n")
-        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
+        let result = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
         #expect(result.status != 0 && result.status != 137, "\(result.status)")
         #expect(result.output.contains("no keys in the file"), "\(result.output)")
     }
@@ -48,7 +49,7 @@ struct RelayKeyFileTests {
         let path = "/tmp/cockpit-relay-dup-\(getpid())"
         defer { unlink(path) }
         Self.write(path, "club \(testKeyHex)\n\nclub \(otherKeyHex)\n")
-        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
+        let result = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--device-keys", path, "--status-interval", "0"], timeoutSeconds: 10)
         #expect(result.status != 0)
         #expect(result.output.contains("\(path):3: the name club is already used on line 1"), "\(result.output)")
     }
@@ -61,15 +62,15 @@ struct RelayKeyFileTests {
         // Two relays installed alike (the unit's default path), each with its own unnamed key on line 1.
         Self.write(path, "\(testKeyHex)\n")
         let portA = freeUDPPort(), portB = freeUDPPort()
-        let relayA = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+        let relayA = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
                                                            "--device-keys", path, "--status-interval", "0"], outputPath: outputA)
         defer { kill(relayA, SIGTERM); var status: Int32 = 0; waitpid(relayA, &status, 0) }
-        #expect(waitUntil(seconds: 30) { fileText(outputA).contains("listening") }, "\(fileText(outputA))")
+        #expect(waitFor(seconds: 30) { readFile(outputA).contains("listening") }, "\(readFile(outputA))")
         Self.write(path, "\(otherKeyHex)\n")
-        let relayB = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+        let relayB = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
                                                            "--device-keys", path, "--status-interval", "0"], outputPath: outputB)
         defer { kill(relayB, SIGTERM); var status: Int32 = 0; waitpid(relayB, &status, 0) }
-        #expect(waitUntil(seconds: 30) { fileText(outputB).contains("listening") }, "\(fileText(outputB))")
+        #expect(waitFor(seconds: 30) { readFile(outputB).contains("listening") }, "\(readFile(outputB))")
         #expect(postgres.psql("SELECT count(*) FROM device_key").output == "2\n")
         // After relay A's next registry read (every 10 s) it still accepts its own key, and B's too.
         usleep(11_000_000)
@@ -79,8 +80,8 @@ struct RelayKeyFileTests {
         #expect(Self.answered(port: portA, key: otherKeyHex, identifier: next()))
         // Revoked in the registry: refused within a registry read.
         _ = postgres.psql("DELETE FROM device_key")
-        #expect(waitUntil(seconds: 25) { !Self.answered(port: portA, key: testKeyHex, identifier: next()) })
-        #expect(!Self.answered(port: portB, key: otherKeyHex, identifier: next()) || waitUntil(seconds: 12) {
+        #expect(waitFor(seconds: 25) { !Self.answered(port: portA, key: testKeyHex, identifier: next()) })
+        #expect(!Self.answered(port: portB, key: otherKeyHex, identifier: next()) || waitFor(seconds: 12) {
             !Self.answered(port: portB, key: otherKeyHex, identifier: next())
         })
     }

@@ -4,6 +4,7 @@ import CockpitRelay
 import Glibc
 import Logging
 import Testing
+import CockpitTestSupport
 
 let silent = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 

@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 @Suite("The relay's picture: a grid index, checked against a plain scan with haversine")
 struct RelayPictureTests {

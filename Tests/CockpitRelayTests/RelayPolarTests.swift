@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// Near a pole the grid's columns converge: a 30 nm circle around 89.7° N reaches over the pole into every longitude.
 /// Every aircraft within the radius (by a haversine written here) must be listed.

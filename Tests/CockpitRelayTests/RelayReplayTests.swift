@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// Replayed datagrams at the relay (found by the relay reviewer), on the engine itself with the relay's own clock.
 @Suite("Relay: replayed datagrams")
@@ -78,8 +79,8 @@ struct RelayDatagramSizeTests {
         let port = freeUDPPort()
         let output = "/tmp/cockpit-relay-size-\(getpid()).out"
         defer { unlink(output) }
-        let relay = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
-        #expect(waitUntil(seconds: 20) { fileText(output).contains("listening") }, "\(fileText(output))")
+        let relay = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
+        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
         let sender = TestAircraft(identifier: 0x515151, key: nil)
         let report = sender.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: false)
         for length in [473, 600, 2_100, 8_000] {
@@ -89,7 +90,7 @@ struct RelayDatagramSizeTests {
         kill(relay, SIGTERM)
         var status: Int32 = 0
         waitpid(relay, &status, 0)
-        let line = try #require(fileText(output).split(separator: "\n").last { $0.hasPrefix("status ") })
+        let line = try #require(readFile(output).split(separator: "\n").last { $0.hasPrefix("status ") })
         let counters = try JSONParser.parse(String(line.dropFirst(7)))
         #expect(counters["dropped"]?["too-long"] == .integer(4), "\(line)")
         #expect(counters["answered"] == .integer(1))

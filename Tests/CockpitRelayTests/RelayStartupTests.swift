@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// Start-up settings (docs/relay.md, "Options"): every numeric option is checked with a message (exit status 64,
 /// EX_USAGE, as ArgumentParser gives for a usage error) instead of a crash, a hang or a silent NaN; the port is the
@@ -22,7 +23,7 @@ struct RelayStartupTests {
             (["--history-interval", "nan"], "--history-interval"), (["--history-interval", "1e300"], "--history-interval"),
           ])
     func numbersAreChecked(arguments: [String], option: String) {
-        let result = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0"] + arguments, timeoutSeconds: 10)
+        let result = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0"] + arguments, timeoutSeconds: 10)
         #expect(result.status == 64, "\(arguments): status \(result.status), \(result.output)")
         #expect(result.output.contains(option), "\(result.output)")
     }
@@ -30,7 +31,7 @@ struct RelayStartupTests {
     @Test("near: a NaN radius or an endless --since is a usage error, before any database connection",
           arguments: [["--radius-nm", "nan"], ["--radius-nm", "-1"], ["--since", "nanh"], ["--since", "1e300d"]])
     func nearChecksItsNumbers(arguments: [String]) {
-        let result = run(RelayBinaries.relay, ["near", "47,8", "--postgres", Self.unreachable, "--database-timeout", "5"] + arguments,
+        let result = run(Binaries.cockpitRelay, ["near", "47,8", "--postgres", Self.unreachable, "--database-timeout", "5"] + arguments,
                          timeoutSeconds: 10)
         #expect(result.status == 64, "\(arguments): status \(result.status), \(result.output)")
     }
@@ -39,9 +40,9 @@ struct RelayStartupTests {
         let port = freeUDPPort()
         let output = "/tmp/cockpit-relay-port-\(getpid()).out"
         defer { unlink(output) }
-        let first = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
-        #expect(waitUntil(seconds: 20) { fileText(output).contains("listening") }, "\(fileText(output))")
-        let second = run(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], timeoutSeconds: 10)
+        let first = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
+        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        let second = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], timeoutSeconds: 10)
         #expect(second.status == 1, "status \(second.status): \(second.output)")
         #expect(second.output.lowercased().contains("address already in use"), "\(second.output)")
         kill(first, SIGTERM)
@@ -51,12 +52,12 @@ struct RelayStartupTests {
         // Both asking: the kernel spreads datagrams over them.
         let outA = output + ".a", outB = output + ".b"
         defer { unlink(outA); unlink(outB) }
-        let a = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outA)
+        let a = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outA)
         defer { kill(a, SIGTERM); var s: Int32 = 0; waitpid(a, &s, 0) }
-        #expect(waitUntil(seconds: 20) { fileText(outA).contains("listening") }, "\(fileText(outA))")
-        let b = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outB)
+        #expect(waitFor(seconds: 20) { readFile(outA).contains("listening") }, "\(readFile(outA))")
+        let b = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outB)
         defer { kill(b, SIGTERM); var s: Int32 = 0; waitpid(b, &s, 0) }
-        #expect(waitUntil(seconds: 20) { fileText(outB).contains("listening") }, "\(fileText(outB))")
+        #expect(waitFor(seconds: 20) { readFile(outB).contains("listening") }, "\(readFile(outB))")
     }
 
     @Test("sslmode=require and verify-full connect over TLS to a server that only takes TLS; an unknown sslmode is refused")
@@ -66,26 +67,26 @@ struct RelayStartupTests {
         let output = "/tmp/cockpit-relay-tls-\(getpid()).out"
         defer { unlink(output) }
         for query in ["sslmode=require", "sslmode=verify-full&sslrootcert=\(postgres.certificatePath)"] {
-            let relay = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?" + query,
+            let relay = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?" + query,
                                                               "--relay-name", "tls", "--database-timeout", "10", "--status-interval", "0"],
                                             outputPath: output)
-            #expect(waitUntil(seconds: 30) { fileText(output).contains("listening") || kill(relay, 0) != 0 }, "\(query): \(fileText(output))")
-            #expect(fileText(output).contains("listening"), "\(query): \(fileText(output))")
+            #expect(waitFor(seconds: 30) { readFile(output).contains("listening") || kill(relay, 0) != 0 }, "\(query): \(readFile(output))")
+            #expect(readFile(output).contains("listening"), "\(query): \(readFile(output))")
             let encrypted = "SELECT count(*) > 0 FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE s.ssl AND a.application_name <> 'psql'"
-            #expect(waitUntil(seconds: 5) { postgres.psql(encrypted).output == "t\n" }, "\(query)")
+            #expect(waitFor(seconds: 5) { postgres.psql(encrypted).output == "t\n" }, "\(query)")
             kill(relay, SIGTERM)
             var status: Int32 = 0
             waitpid(relay, &status, 0)
         }
         // A server certificate the relay cannot check (no sslrootcert: the system's roots) is refused with verify-full.
-        let unchecked = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=verify-full",
+        let unchecked = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=verify-full",
                                                   "--database-timeout", "5", "--status-interval", "0"], timeoutSeconds: 30)
         #expect(unchecked.status == 1, "\(unchecked.status): \(unchecked.output)")
         // Clear text is what the server refuses.
-        let clear = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=disable",
+        let clear = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=disable",
                                               "--database-timeout", "5", "--status-interval", "0"], timeoutSeconds: 30)
         #expect(clear.status == 1, "\(clear.status): \(clear.output)")
-        let bogus = run(RelayBinaries.relay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=sometimes", "--status-interval", "0"],
+        let bogus = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--postgres", postgres.url + "?sslmode=sometimes", "--status-interval", "0"],
                         timeoutSeconds: 10)
         #expect(bogus.status == 64 && bogus.output.contains("sslmode"), "\(bogus.status): \(bogus.output)")
     }

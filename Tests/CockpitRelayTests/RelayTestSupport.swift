@@ -1,20 +1,7 @@
 import CockpitCore
 import CockpitIO
+import CockpitTestSupport
 import Glibc
-
-/// The built executables sit next to the test bundle in .build/<triple>/<config>/.
-enum RelayBinaries {
-    static let directory: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        while let last = parts.last, !last.hasSuffix(".xctest") && parts.count > 1 { parts.removeLast() }
-        parts.removeLast()
-        return parts.joined(separator: "/")
-    }()
-    static var relay: String { directory + "/cockpit-relay" }
-}
 
 struct RunResult {
     var status: Int32
@@ -35,41 +22,9 @@ func startBackground(_ path: String, _ arguments: [String], outputPath: String) 
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0, pid > 0 else { throw SpawnFailed(path: path) }
+    guard withSpawnAttributes({ posix_spawn(&pid, path, &actions, $0, argv, environ) }) == 0, pid > 0 else { throw SpawnFailed(path: path) }
     return pid
-}
-
-func fileText(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    for _ in 0..<Int(seconds * 50) {
-        if condition() { return true }
-        usleep(20_000)
-    }
-    return condition()
 }
 
 /// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block). A program still
@@ -85,7 +40,7 @@ func run(_ path: String, _ arguments: [String], timeoutSeconds: Double = 120) ->
         usleep(20_000)
     }
     let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return RunResult(status: code, output: fileText(outPath))
+    return RunResult(status: code, output: readFile(outPath))
 }
 
 /// A throwaway PostgreSQL 15 cluster with PostGIS: initdb into a temporary folder (as the `postgres` user when the
@@ -165,16 +120,11 @@ final class ThrowawayPostgres {
     }
 }
 
+/// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's choice).
 func freeTCPPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
+    let (fd, port) = loopbackTCPListener(backlog: 1)
+    close(fd)
+    return Int(port)
 }
 
 /// One simulated aircraft: its own UDP socket on 127.0.0.1 (or another loopback address), reports and replies.
@@ -249,14 +199,5 @@ let testKeyHex = "000102030405060708090a0b0c0d0e0f"
 let otherKeyHex = "f0e0d0c0b0a090807060504030201000"
 func testKey(_ hex: String = testKeyHex) -> TrafficAuthenticator { TrafficAuthenticator(keyBytes: RelayKeyringHex.bytes(hex))! }
 enum RelayKeyringHex {
-    static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
-    }
+    static func bytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
 }

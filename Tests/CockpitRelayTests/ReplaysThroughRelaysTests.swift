@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitIO
 import Glibc
 import Testing
+import CockpitTestSupport
 
 /// A bundled IGC flight cut to `count` B records from `from`, moved by (Δlat, Δlon) and re-timed to start at `start`
 /// (UTC, today), so that a relay — which checks report times against its own clock — accepts its reports.
@@ -14,7 +15,7 @@ struct MovedFlight {
     }
 
     init(file: String, from: Int, count: Int, deltaLatitude: Double, deltaLongitude: Double, start: Int) {
-        let text = fileText(Self.directory() + file)
+        let text = readFile(Self.directory() + file)
         // "\r\n" is one Character in Swift: split on either form.
         let all = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
         let header = all.prefix { !$0.hasPrefix("B") }.filter { !$0.hasPrefix("HFDTE") }
@@ -84,10 +85,10 @@ struct ReplaysThroughRelaysTests {
         }
         for (index, port) in relayPorts.enumerated() {
             let out = base + ".relay\(index)"
-            pids.append(try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url,
+            pids.append(try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--postgres", postgres.url,
                                                               "--relay-name", "relay\(index)", "--device-keys", keyFile,
                                                               "--status-interval", "0"], outputPath: out))
-            #expect(waitUntil(seconds: 30) { fileText(out).contains("listening") }, "relay \(index): \(fileText(out))")
+            #expect(waitFor(seconds: 30) { readFile(out).contains("listening") }, "relay \(index): \(readFile(out))")
         }
         // The lead's two-daemon flights: B moved so that it starts 3 nm east of A; both re-timed to start in 3 s.
         var spec = timespec()
@@ -102,7 +103,7 @@ struct ReplaysThroughRelaysTests {
         for (index, flight) in flights.enumerated() {
             let igc = base + ".flight\(index).igc"
             flight.write(igc)
-            pids.append(try startBackground(RelayBinaries.directory + "/cockpitd",
+            pids.append(try startBackground(Binaries.cockpitd,
                                         ["replay", igc, "--speed", "1", "--socket", base + ".sock\(index)", "--profile", "glider",
                                          "--traffic-port", "\(trafficPorts[index])", "--traffic-to", "127.0.0.1:\(relayPorts[index])",
                                          "--traffic-key-file", keyFile], outputPath: base + ".replay\(index)"))
@@ -110,17 +111,17 @@ struct ReplaysThroughRelaysTests {
         // Each replay's view of the other, once it arrives through the relays.
         var views: [JSONValue] = [.null, .null]
         for index in 0..<2 {
-            _ = waitUntil(seconds: 60) {
-                let text = run(RelayBinaries.directory + "/cockpitctl", ["--socket", base + ".sock\(index)", "traffic"]).output
+            _ = waitFor(seconds: 60) {
+                let text = run(Binaries.cockpitctl, ["--socket", base + ".sock\(index)", "traffic"]).output
                 return text.contains("via relay")
             }
-            let status = run(RelayBinaries.directory + "/cockpitctl", ["--socket", base + ".sock\(index)", "--json", "status"]).output
+            let status = run(Binaries.cockpitctl, ["--socket", base + ".sock\(index)", "--json", "status"]).output
             views[index] = (try? JSONParser.parse(status)) ?? .null
         }
         for index in 0..<2 {
             let view = views[index]
             let targets = view["traffic"]?["targets"]?.arrayValue ?? []
-            #expect(targets.count == 1, "replay \(index): \(fileText(base + ".replay\(index)"))")
+            #expect(targets.count == 1, "replay \(index): \(readFile(base + ".replay\(index)"))")
             guard let target = targets.first, let utcText = view["gps"]?["utc"]?.stringValue,
                   let utc = UTCInstant.parseISO8601(utcText) else { continue }
             #expect(target["viaRelay"]?.boolValue == true)

@@ -1,4 +1,5 @@
 import Glibc
+import CockpitTestSupport
 
 /// A decoder for relay replies written from the tables of docs/traffic-packet.md ("Relay reply" and "Dense relay
 /// reply"), independent of the codec under test: plain byte arithmetic, its own constants.

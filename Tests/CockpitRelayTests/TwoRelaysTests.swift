@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import Testing
+import CockpitTestSupport
 
 func freeUDPPort() -> Int {
     let probe = TestAircraft(identifier: 0, key: nil)
@@ -25,13 +26,13 @@ struct TwoRelaysTests {
         let outA = keyFile + ".a", outB = keyFile + ".b"
         defer { unlink(outA); unlink(outB) }
         // A brings the device key; B finds it in the database's registry.
-        let relayA = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
+        let relayA = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
                                                            "--device-keys", keyFile, "--status-interval", "0"], outputPath: outA)
-        #expect(waitUntil(seconds: 30) { fileText(outA).contains("listening") }, "relay A: \(fileText(outA))")
-        let relayB = try startBackground(RelayBinaries.relay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
+        #expect(waitFor(seconds: 30) { readFile(outA).contains("listening") }, "relay A: \(readFile(outA))")
+        let relayB = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
                                                            "--status-interval", "0"], outputPath: outB)
-        #expect(waitUntil(seconds: 30) { fileText(outB).contains("listening") }, "relay B: \(fileText(outB))")
-        #expect(fileText(outB).contains("1 device keys"))
+        #expect(waitFor(seconds: 30) { readFile(outB).contains("listening") }, "relay B: \(readFile(outB))")
+        #expect(readFile(outB).contains("1 device keys"))
         var stopped = false
         func stopRelays() {
             guard !stopped else { return }
@@ -80,34 +81,34 @@ struct TwoRelaysTests {
         #expect(postgres.psql("SELECT relpersistence FROM pg_class WHERE relname = 'latest_report'").output == "u\n")
 
         // Search and rescue from the history.
-        let lastSeen = run(RelayBinaries.relay, ["last-seen", "0A0A0A", "--postgres", postgres.url])
+        let lastSeen = run(Binaries.cockpitRelay, ["last-seen", "0A0A0A", "--postgres", postgres.url])
         #expect(lastSeen.status == 0)
         #expect(lastSeen.output.hasPrefix("0A0A0A  "))
         let sentLat = TrafficPacket.latitude(code: TrafficPacket.latitudeCode(xLat))
         #expect(lastSeen.output.contains("46.91230,7.45669"), "\(lastSeen.output) (sent \(sentLat))")
         #expect(lastSeen.output.contains("4500 ft"))
-        let unknown = run(RelayBinaries.relay, ["last-seen", "123456", "--postgres", postgres.url])
+        let unknown = run(Binaries.cockpitRelay, ["last-seen", "123456", "--postgres", postgres.url])
         #expect(unknown.status == 2)
-        let near = run(RelayBinaries.relay, ["near", "46.92,7.45", "--since", "2h", "--postgres", postgres.url])
+        let near = run(Binaries.cockpitRelay, ["near", "46.92,7.45", "--since", "2h", "--postgres", postgres.url])
         #expect(near.status == 0)
         let lines = near.output.split(separator: "\n")
         #expect(lines.first?.hasPrefix("0A0A0A") == true && lines.first?.contains("0.5 nm") == true, "\(near.output)")
         #expect(lines.contains { $0.hasPrefix("0B0B0B") })
         #expect(!near.output.contains("0C0C0C"))
-        let far = run(RelayBinaries.relay, ["near", "--since", "2h", "--postgres", postgres.url, "--", "-33.9,151.2"])
+        let far = run(Binaries.cockpitRelay, ["near", "--since", "2h", "--postgres", postgres.url, "--", "-33.9,151.2"])
         #expect(far.output.hasPrefix("no aircraft"))
         // Hemisphere letters, as pilots write them (a leading minus sign was the only way, and only after `--`).
-        let lettered = run(RelayBinaries.relay, ["near", "46.92N,7.45E", "--since", "2h", "--postgres", postgres.url])
+        let lettered = run(Binaries.cockpitRelay, ["near", "46.92N,7.45E", "--since", "2h", "--postgres", postgres.url])
         #expect(lettered.status == 0 && lettered.output == near.output, "\(lettered.output)")
-        let south = run(RelayBinaries.relay, ["near", "33.9S,151.2E", "--since", "2h", "--postgres", postgres.url])
+        let south = run(Binaries.cockpitRelay, ["near", "33.9S,151.2E", "--since", "2h", "--postgres", postgres.url])
         #expect(south.status == 0 && south.output.hasPrefix("no aircraft"), "\(south.output)")
 
         stopRelays()
-        let statusB = fileText(outB)
+        let statusB = readFile(outB)
         #expect(statusB.contains("\"mergedFromDatabase\":"))
         #expect(!statusB.contains("\"mergedFromDatabase\":0,"))
         // Nothing logged with a position.
-        #expect(!fileText(outA).contains("46.9") && !statusB.contains("46.9"))
+        #expect(!readFile(outA).contains("46.9") && !statusB.contains("46.9"))
     }
 
     @Test("The relay creates its schema once and keeps a day-partitioned history for the retention period")

@@ -28,6 +28,7 @@ public enum Binaries {
     }()
     public static var cockpitd: String { directory + "/cockpitd" }
     public static var cockpitctl: String { directory + "/cockpitctl" }
+    public static var cockpitRelay: String { directory + "/cockpit-relay" }
 }
 
 public struct ProcessResult {

@@ -31,20 +31,20 @@ public struct GPSDReportDecoder: Sendable {
 
     /// What the checks every gpsd line goes through make of it: a report already (malformed, of a class the core does
     /// not use, a receiver report), or a TPV or SKY in gpsd's shape, left to read. `LibgpsReportDecoder` shares them.
-    enum CheckedLine {
+    package enum CheckedLine {
         case report(GPSReport)
         /// The object's bytes, a slice of the line given to `check`: valid as long as that is.
         case tpv(UnsafeBufferPointer<UInt8>), sky(UnsafeBufferPointer<UInt8>)
     }
 
     /// Runs `body` on the line's UTF-8 bytes, without a copy when the string's storage is contiguous.
-    static func withBytes(_ line: String, _ body: (UnsafeBufferPointer<UInt8>) -> GPSReport) -> GPSReport {
+    package static func withBytes(_ line: String, _ body: (UnsafeBufferPointer<UInt8>) -> GPSReport) -> GPSReport {
         if let report = line.utf8.withContiguousStorageIfAvailable(body) { return report }
         return Array(line.utf8).withUnsafeBufferPointer(body)
     }
 
     /// `line` without its terminator (the framer strips gpsd's CR LF; trailing blanks are ignored here).
-    static func check(_ line: UnsafeBufferPointer<UInt8>) -> CheckedLine {
+    package static func check(_ line: UnsafeBufferPointer<UInt8>) -> CheckedLine {
         var count = line.count
         while count > 0, line[count - 1] == 0x0A || line[count - 1] == 0x0D || line[count - 1] == 0x20 { count -= 1 }
         guard count > 0 else { return .report(.malformed(reason: "empty line")) }

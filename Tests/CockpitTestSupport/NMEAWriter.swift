@@ -1,4 +1,5 @@
 public import CockpitCore
+import CockpitIO
 
 /// Bench tooling: turns IGC fixes into the RMC + GGA pair a receiver would send each second (NMEA 0183 v2.3 fields,
 /// XOR checksums), with the date moved to `date` to stay clear of gpsd's 1024-week rollover before 2017.
