@@ -37,6 +37,9 @@ public struct RelayConfiguration: Sendable, Equatable {
     public var aircraftPerCell = 1_000
     /// Bound on each rate table (spoofed sources cannot grow memory without end) and on the identifier bindings.
     public var rateTableCapacity = 1_000_000
+    /// Datagrams dropped by a rate limit before their tag was checked, remembered so they cannot be sent again from
+    /// another source (`RateDroppedTags`): about 10 MiB, reserved at start.
+    public var rateDroppedCapacity = 262_144
     public init() {}
 }
 
@@ -58,6 +61,8 @@ public enum RelayDrop {
     public static let rateLimitedKeyTrials = "rate-limited-key-trials"
     public static let boundToOtherKey = "identifier-bound-to-other-key"
     public static let tableFull = "table-full"
+    /// The very bytes (the same tag) of a datagram a rate limit dropped lately, sent again.
+    public static let replayOfDropped = "replay-of-dropped"
 }
 
 public struct RelayEngine: Sendable {
@@ -88,6 +93,8 @@ public struct RelayEngine: Sendable {
     /// One-time identifiers of the ground queries used up lately: a ground query carries sequence 0, so without this a
     /// captured signed query could be replayed from forged addresses for a full reply each time.
     var answeredQueries: [UInt32: Double] = [:]
+    /// Datagrams the address, source or key-trial rates dropped, by tag: they spent no HMAC and used up nothing.
+    public internal(set) var rateDropped: RateDroppedTags
     /// Bindings last an hour: swept once a minute, not every second (a pass over every binding).
     private var lastBindingSweepSeconds = -Double.infinity
 
@@ -105,6 +112,7 @@ public struct RelayEngine: Sendable {
                                       capacity: 1)
         bindings = IdentifierBindings(idleSeconds: configuration.identifierBindingSeconds, capacity: configuration.rateTableCapacity,
                                       perKeyCapacity: configuration.identifiersPerKey)
+        rateDropped = RateDroppedTags(capacity: configuration.rateDroppedCapacity)
         picture.maximumPerAddress = configuration.aircraftPerAddress
         picture.maximumPerCell = configuration.aircraftPerCell
     }
@@ -114,13 +122,20 @@ public struct RelayEngine: Sendable {
         return RelayOutcome(reply: nil, report: nil, dropReason: reason)
     }
 
-    /// Every datagram: rate limits (cheapest first), the daemon's checks in the spec's order (length, version, type,
-    /// tag, length by type, ranges), then freshness and sequence; then one reply listing the nearest others.
+    /// Every datagram: a datagram a rate limit dropped lately is not taken again, then rate limits (cheapest first),
+    /// the daemon's checks in the spec's order (length, version, type, tag, length by type, ranges), then freshness
+    /// and sequence; then one reply listing the nearest others.
     public mutating func handle(_ datagram: [UInt8], from source: RelaySource, nowSeconds: Double, utc: UTCInstant) -> RelayOutcome {
         received += 1
         bytesIn += datagram.count
-        guard addresses.take(source.address, nowSeconds: nowSeconds) else { return drop(RelayDrop.rateLimitedAddress) }
-        guard sources.take(source, nowSeconds: nowSeconds) else { return drop(RelayDrop.rateLimitedSource) }
+        let key = RateDroppedTags.key(of: datagram)
+        guard !rateDropped.contains(key, nowSeconds: nowSeconds) else { return drop(RelayDrop.replayOfDropped) }
+        guard addresses.take(source.address, nowSeconds: nowSeconds) else {
+            return dropRateLimited(RelayDrop.rateLimitedAddress, key: key, datagram: datagram, nowSeconds: nowSeconds, utc: utc)
+        }
+        guard sources.take(source, nowSeconds: nowSeconds) else {
+            return dropRateLimited(RelayDrop.rateLimitedSource, key: key, datagram: datagram, nowSeconds: nowSeconds, utc: utc)
+        }
         var authenticator: TrafficAuthenticator?
         var fingerprint: UInt64?
         if keysRequired || !keyring.isEmpty, datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
@@ -130,6 +145,9 @@ public struct RelayEngine: Sendable {
             case .key(let slot):
                 authenticator = keyring.keys[slot].authenticator
                 fingerprint = keyring.fingerprints[slot]
+            case .refused(let reason) where reason == RelayDrop.rateLimitedKeyTrials:
+                // No key was found for it, so it used up nothing either.
+                return dropRateLimited(reason, key: key, datagram: datagram, nowSeconds: nowSeconds, utc: utc)
             case .refused(let reason):
                 return drop(reason)
             }

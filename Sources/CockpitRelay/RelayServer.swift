@@ -223,6 +223,7 @@ public final class RelayServer: @unchecked Sendable {
                 + "\"boundIdentifiers\":\(engine.bindings.count),\"keyEvictions\":\(engine.bindings.keyEvictions),"
                 + "\"addressEvictions\":\(engine.picture.addressEvictions),"
                 + "\"cellFull\":\(engine.picture.cellFull),"
+                + "\"rateDropped\":\(engine.rateDropped.count),\"rateDroppedEvictions\":\(engine.rateDropped.evictions),"
                 + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),"
                 + "\"lastStoreError\":\(lastStoreError.map { JSONWriter.string(.string($0)) } ?? "null"),"
                 + "\"pendingHistoryRows\":\(pendingHistory.count),\"historyRowsDropped\":\(historyRowsDropped),\"dropped\":{\(drops)}}"

@@ -6,8 +6,9 @@ import Testing
 import CockpitTestSupport
 
 /// docs/relay.md, "Abuse": a tagged datagram the relay authenticated and then dropped (over the identifier's rate,
-/// or dated ahead) still uses up its sequence number, so it cannot be replayed later from a forged source for a
-/// full reply. Only an authenticated request gets more bytes back than it sent.
+/// or dated ahead) still uses up its sequence number, and one a rate limit dropped before its tag was checked is
+/// remembered by its tag, so neither can be replayed later from a forged source for a full reply. Only an
+/// authenticated request gets more bytes back than it sent.
 @Suite("Relay: a dropped datagram cannot be cashed in later", .serialized)
 struct DroppedDatagramReplayTests {
     @Test("A rate-limited genuine report replayed from a forged source gets nothing",
@@ -35,6 +36,29 @@ struct DroppedDatagramReplayTests {
         #expect(server.statusJSON().contains("\"replayed\":1"))
     }
 
+    @Test("A genuine report dropped by its source's rate, replayed from a forged source, gets nothing",
+          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
+    func sourceRateLimitedThenReplayed() throws {
+        let server = try startRelay()
+        defer { server.stop() }
+        _ = populate(server, key: testKey())
+        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
+        let pilot = TestAircraft(identifier: 0x0D0D10, key: testKey())
+        // The source's burst is 20: 25 untagged datagrams (dropped without an answer) use up its allowance, so the
+        // genuine report after them is dropped before its tag is checked.
+        for _ in 0..<25 { pilot.send(pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, tagged: false),
+                                     toPort: server.boundPort) }
+        let genuine = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
+        pilot.send(genuine, toPort: server.boundPort)
+        #expect(pilot.receive() == nil)
+        #expect(server.statusJSON().contains("\"rate-limited-source\":"))
+        // The same bytes from another address (its own, unspent buckets): the identifier's newest sequence.
+        #expect(spoof(genuine, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
+        let received = victim.receive()
+        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(genuine.count)-byte replay")
+        #expect(server.statusJSON().contains("\"replay-of-dropped\":1"))
+    }
+
     @Test("A genuine report dated 33 s ahead, replayed 4 s later from a forged source, gets nothing",
           .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
     func datedAheadThenReplayed() throws {
@@ -49,6 +73,27 @@ struct DroppedDatagramReplayTests {
         #expect(spoof(ahead, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
         let received = victim.receive()
         #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(ahead.count)-byte replay")
+    }
+
+    /// The same on the engine: a genuine report dropped by its address's rate (no HMAC spent on it) is dropped as a
+    /// replay when it comes again from another address, and the aircraft's next report is answered.
+    @Test func aDatagramDroppedByAnAddressRateCannotBeSentAgain() {
+        var configuration = RelayConfiguration()
+        configuration.addressRatePerSecond = 1
+        configuration.addressBurst = 1
+        var engine = RelayEngine(configuration: configuration)
+        engine.keyring.add(name: "club", hexKey: testKeyHex)
+        engine.keysRequired = true
+        let utc = RelayReplayTests.utcNow()
+        let pilot = Forge.source(10, 0, 0, 1, port: 1), forged = Forge.source(10, 0, 0, 2, port: 1)
+        let first = Forge.report(identifier: 0x0D0D11, sequence: 1, utc: utc, key: testKey(), dense: true)
+        let second = Forge.report(identifier: 0x0D0D11, sequence: 2, utc: utc, key: testKey(), dense: true)
+        #expect(engine.handle(first, from: pilot, nowSeconds: 0, utc: utc).dropReason == nil)
+        #expect(engine.handle(second, from: pilot, nowSeconds: 0.1, utc: utc).dropReason == "rate-limited-address")
+        #expect(engine.handle(second, from: forged, nowSeconds: 0.2, utc: utc).dropReason == "replay-of-dropped")
+        #expect(engine.dropped["replay-of-dropped"] == 1)
+        let third = Forge.report(identifier: 0x0D0D11, sequence: 3, utc: utc, key: testKey(), dense: true)
+        #expect(engine.handle(third, from: pilot, nowSeconds: 2, utc: utc).reply != nil)
     }
 
     /// The same on the engine with the clock under control: the datagram dated ahead, sent again when it has become

@@ -19,8 +19,15 @@ enum Forge {
                                           groundSpeedKnots: 100, trackTrueDegrees: 90, verticalSpeedFeetPerMinute: 0,
                                           planPoints: Array(repeating: (latitude: latitude, longitude: longitude), count: planPoints))
         var bytes = TrafficPacket.encode(report)
-        if let key { bytes += key.tag(bytes) } else if badTag { bytes += [UInt8](repeating: 0xAB, count: 8) }
+        if let key { bytes += key.tag(bytes) } else if badTag { bytes += garbageTag(identifier: identifier, sequence: sequence) }
         return bytes
+    }
+
+    /// 8 bytes no key made, different for each identifier and sequence, as a flood's would be (a garbage tag that a
+    /// rate limit dropped once is dropped as `replay-of-dropped` when it comes again).
+    static func garbageTag(identifier: UInt32, sequence: UInt16) -> [UInt8] {
+        [0xAB, 0xAB, UInt8(identifier >> 16 & 0xFF), UInt8(identifier >> 8 & 0xFF), UInt8(identifier & 0xFF),
+         UInt8(sequence >> 8), UInt8(sequence & 0xFF), 0xAB]
     }
 
     /// The n-th of a family of 16-byte keys, as hex.

@@ -170,7 +170,7 @@ final class TestAircraft {
                                           groundSpeedKnots: altitudeFeet == nil ? nil : 100, trackTrueDegrees: altitudeFeet == nil ? nil : 90,
                                           verticalSpeedFeetPerMinute: altitudeFeet == nil ? nil : 0)
         var bytes = TrafficPacket.encode(report)
-        if tag, let key { bytes += key.tag(bytes) } else if tag { bytes += [UInt8](repeating: 0xAB, count: 8) }
+        if tag, let key { bytes += key.tag(bytes) } else if tag { bytes += Forge.garbageTag(identifier: identifier, sequence: sequence) }
         return bytes
     }
 
