@@ -88,7 +88,19 @@ def flarm_garbage(args, work):
     base_answer, base_gap = watch_ticks(daemon, 5)
     stop, sent = threading.Event(), [0]
 
-    def writer():
+    def python_writer():
+        # 64 KiB of random bytes a send, in a loop: on the debug builds here this held the tick longest.
+        garbage = bytes(random.Random(1).getrandbits(8) for _ in range(65536))
+        while not stop.is_set():
+            try:
+                connection = socket.create_connection(("127.0.0.1", daemon.flarm_port), timeout=2)
+                sent[0] += 1
+                while not stop.is_set():
+                    connection.send(garbage)
+            except OSError:
+                time.sleep(0.05)   # disconnected: come back, as an attacker would
+
+    def cat_writer():
         # cat(1) writing /dev/zero into the connection: as fast as the kernel takes it, no interpreter in the way.
         while not stop.is_set():
             try:
@@ -105,7 +117,7 @@ def flarm_garbage(args, work):
             except OSError:
                 time.sleep(0.05)   # disconnected: come back, as an attacker would
 
-    thread = threading.Thread(target=writer, daemon=True)
+    thread = threading.Thread(target=cat_writer if args.flarm_writer == "cat" else python_writer, daemon=True)
     thread.start()
     answer, gap = watch_ticks(daemon, 15)
     stop.set()
@@ -298,6 +310,8 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--cockpitctl")
     parser.add_argument("--only", choices=sorted(CHECKS), action="append")
+    parser.add_argument("--flarm-writer", choices=["python", "cat"], default="python",
+                        help="how flarm-garbage writes: a Python send loop (default) or cat /dev/zero")
     args = parser.parse_args()
     args.binary = os.path.abspath(args.binary)
     args.cockpitctl = os.path.abspath(args.cockpitctl or os.path.join(os.path.dirname(args.binary), "cockpitctl"))

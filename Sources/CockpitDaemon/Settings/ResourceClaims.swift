@@ -3,7 +3,7 @@ import Glibc
 /// A file, directory or port that one setting makes the daemon use, and how. Each capability's settings group
 /// declares its own (`SettingsGroup.claims`); `ResourceClaims.problems` refuses two claims on the same thing where
 /// either one writes, or both listen, before anything is opened. `--record` truncates its file: pointed at the
-/// configuration file, the flight log or a replay's own input, it destroyed them (2026-11-24).
+/// configuration file, the flight log or a replay's own input, it would destroy them.
 public struct ResourceClaim: Sendable, Equatable {
     public enum Resource: Sendable, Equatable {
         /// A file or a directory, by its path.

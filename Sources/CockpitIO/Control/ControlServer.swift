@@ -169,8 +169,8 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Sends watch frames every `watchMinimumIntervalMilliseconds` while there is a watcher (called on the loop by
-    /// `start`; tests on an embedded loop call it alone). Before 2026-11-25 the timer ran from the start, watchers
-    /// or not: 5 of an idle daemon's 8 wake-ups a second.
+    /// `start`; tests on an embedded loop call it alone). A timer running with no watcher would be 5 of an idle
+    /// daemon's 8 wake-ups a second.
     func startWatchTimer() {
         loop.preconditionInEventLoop()
         watchTimerEnabled = true
