@@ -62,6 +62,7 @@ public struct DaemonInfo: Sendable {
                 "badRequests": .integer(Int64(control.badRequests)),
                 "oversizedRequests": .integer(Int64(control.oversizedRequests)),
                 "refusedTooManyClients": .integer(Int64(control.refusedTooMany)),
+                "closedForNewClients": .integer(Int64(control.evictedForNewClient)),
                 "droppedWatchFrames": .integer(Int64(control.droppedWatchFrames)),
                 "stuckClientsDisconnected": .integer(Int64(control.stuckDisconnects)),
                 "idleClientsDisconnected": .integer(Int64(control.idleDisconnects)),

@@ -10,18 +10,12 @@ public struct IdentifierBindings: Sendable {
         var lastUsedSeconds: Double
     }
 
-    /// One key's bindings, oldest first (identifiers released since are skipped lazily).
-    struct KeyShare: Sendable {
-        var count = 0
-        var order: [UInt32] = []
-        var head = 0
-    }
-
     public let idleSeconds: Double
     public let capacity: Int
     public let perKeyCapacity: Int
     private var table: [UInt32: Binding] = [:]
-    private var shares: [UInt64: KeyShare] = [:]
+    /// Each key's bindings, oldest first.
+    private var shares = OwnerQueues<UInt64>()
     public var count: Int { table.count }
     /// Bindings released because their key's newer ones took their place.
     public private(set) var keyEvictions = 0
@@ -50,7 +44,7 @@ public struct IdentifierBindings: Sendable {
             table[identifier]?.lastUsedSeconds = max(existing.lastUsedSeconds, nowSeconds)
             return .bound
         }
-        guard table.count < capacity || shares[fingerprint, default: KeyShare()].count >= perKeyCapacity else { return .full }
+        guard table.count < capacity || shares.count(of: fingerprint) >= perKeyCapacity else { return .full }
         insert(identifier, fingerprint, lastUsedSeconds: nowSeconds)
         return .bound
     }
@@ -76,24 +70,18 @@ public struct IdentifierBindings: Sendable {
 
     private mutating func insert(_ identifier: UInt32, _ fingerprint: UInt64, lastUsedSeconds: Double) {
         table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: lastUsedSeconds)
-        shares[fingerprint, default: KeyShare()].count += 1
-        shares[fingerprint]!.order.append(identifier)
-        while shares[fingerprint]!.count > perKeyCapacity, let oldest = popOldest(of: fingerprint) {
+        shares.append(identifier, to: fingerprint)
+        while shares.count(of: fingerprint) > perKeyCapacity, let oldest = popOldest(of: fingerprint) {
             release(oldest, fingerprint)
             keyEvictions += 1
         }
-        let share = shares[fingerprint]!
-        if share.order.count - share.head > 2 * share.count + 64 {
-            // Compacted now and then: identifiers released since (idle, or taken over through the database) go.
-            shares[fingerprint]!.order = share.order[share.head...].filter { table[$0]?.fingerprint == fingerprint }
-            shares[fingerprint]!.head = 0
+        if shares.isSparse(fingerprint) {   // identifiers released since (idle, or taken over through the database) go
+            shares.replace(fingerprint, pending: shares.pending(fingerprint).filter { table[$0]?.fingerprint == fingerprint })
         }
     }
 
     private mutating func popOldest(of fingerprint: UInt64) -> UInt32? {
-        while let share = shares[fingerprint], share.head < share.order.count {
-            let identifier = share.order[share.head]
-            shares[fingerprint]!.head += 1
+        while let identifier = shares.popHead(of: fingerprint) {
             if table[identifier]?.fingerprint == fingerprint { return identifier }
         }
         return nil
@@ -101,8 +89,7 @@ public struct IdentifierBindings: Sendable {
 
     private mutating func release(_ identifier: UInt32, _ fingerprint: UInt64) {
         table[identifier] = nil
-        guard let count = shares[fingerprint]?.count else { return }
-        if count <= 1 { shares[fingerprint] = nil } else { shares[fingerprint]!.count = count - 1 }
+        shares.release(fingerprint)
     }
 
     /// Identifiers silent for `idleSeconds` become free (removed in place).

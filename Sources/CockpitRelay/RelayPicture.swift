@@ -20,13 +20,6 @@ public struct RelayPicture: Sendable {
         fileprivate var slot: Int
     }
 
-    /// The aircraft one source address holds, oldest first (identifiers that have left since are skipped lazily).
-    struct Holding: Sendable {
-        var count = 0
-        var order: [UInt32] = []
-        var head = 0
-    }
-
     struct Cell: Hashable, Sendable {
         var latitudeIndex: Int32
         var longitudeIndex: Int32
@@ -53,7 +46,8 @@ public struct RelayPicture: Sendable {
     }
 
     private var cells: [Cell: Bucket] = [:]
-    private var holdings: [RelaySource: Holding] = [:]
+    /// The aircraft each source address holds, oldest first.
+    private var holdings = OwnerQueues<RelaySource>()
     public var count: Int { entries.count }
     public var maximumPerCell = Int.max
     public var maximumPerAddress = Int.max
@@ -115,34 +109,24 @@ public struct RelayPicture: Sendable {
     private mutating func hold(_ identifier: UInt32, by holder: RelaySource, previous: RelaySource?) {
         if let previous { release(previous) }
         entries[identifier]?.holder = holder
-        holdings[holder, default: Holding()].count += 1
-        holdings[holder]!.order.append(identifier)
-        while holdings[holder]!.count > maximumPerAddress, let oldest = popOldest(of: holder) {
+        holdings.append(identifier, to: holder)
+        while holdings.count(of: holder) > maximumPerAddress, let oldest = popOldest(of: holder) {
             remove(oldest)
             addressEvictions += 1
         }
-        let holding = holdings[holder]!
-        if holding.order.count - holding.head > 2 * holding.count + 64 {
-            // Compacted now and then: identifiers that left (expired, moved to another address) are dropped.
-            let live = holding.order[holding.head...].filter { entries[$0]?.holder == holder }
-            holdings[holder]!.order = Array(live)
-            holdings[holder]!.head = 0
+        if holdings.isSparse(holder) {   // identifiers that left (expired, moved to another address) go
+            holdings.replace(holder, pending: holdings.pending(holder).filter { entries[$0]?.holder == holder })
         }
     }
 
     private mutating func popOldest(of holder: RelaySource) -> UInt32? {
-        while let holding = holdings[holder], holding.head < holding.order.count {
-            let identifier = holding.order[holding.head]
-            holdings[holder]!.head += 1
+        while let identifier = holdings.popHead(of: holder) {
             if entries[identifier]?.holder == holder { return identifier }
         }
         return nil
     }
 
-    private mutating func release(_ holder: RelaySource) {
-        guard let count = holdings[holder]?.count else { return }
-        if count <= 1 { holdings[holder] = nil } else { holdings[holder]!.count = count - 1 }
-    }
+    private mutating func release(_ holder: RelaySource) { holdings.release(holder) }
 
     /// Removes an aircraft from the picture.
     public mutating func remove(_ identifier: UInt32) {

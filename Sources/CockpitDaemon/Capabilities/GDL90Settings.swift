@@ -42,7 +42,7 @@ public struct GDL90Settings: SettingsGroup {
               }, clear: { $0.destinations = [] },
               show: { $0.destinations.isEmpty ? "none" : $0.destinations.map(\.description).joined(separator: ", ") }),
         .init("gdl90-discovery-port", .value(name: "N"),
-              help: "UDP port to hear ForeFlight-style discovery broadcasts on (0: off); an EFB is sent to while they keep coming, dropped after 15 s of silence. run: 63093; replay: 0 unless given.",
+              help: "UDP port to hear ForeFlight-style discovery broadcasts on (0: off); an EFB on this box's networks announcing a port of 1024 or above is sent to for 6 s after its first broadcast, then while they keep coming, dropped after 15 s of silence; at most 16. run: 63093; replay: 0 unless given.",
               set: { settings, text throws(SettingError) in
                   let port = try SettingValue.integer(text, 0...65_535)
                   settings.discoveryPort = port == 0 ? nil : port
