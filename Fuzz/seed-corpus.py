@@ -62,6 +62,14 @@ seed("replay-file", '{"format":"cockpitd-recording","formatVersion":1,"software"
      '{"t":1400000000,"k":"baro.pressure","pressurePa":100653.3,"temperatureC":25.1}\n'
      '{"t":1500000000,"k":"command","command":"hypoxia.ack"}\n{"t":1600000000,"k":"gps.disconnected","reason":"eof"}\n')
 seed("replay-file", head("gpsd-3.22__bundg_zeus_9.gpspipe.jsonl", 20, skip=100))
+# A version-2 header: the recorded settings a replay applies through each option's own parser, and the traffic seed.
+seed("replay-file", '{"format":"cockpitd-recording","formatVersion":2,"software":"cockpitd 0.2.0","timeUnit":"monotonic nanoseconds",'
+     '"devices":{"gps":{"source":"gpsd","endpoint":"localhost:2947"},"baro":{"source":"none"}},"core":{"gpsStaleAfterSeconds":3,'
+     '"baroStaleAfterSeconds":2,"tickIntervalSeconds":1,"trafficIdentifierSeed":"9c3e5d7f01234567"},"settings":{"profile":"glider",'
+     '"rules":"easa","hypoxia-alert-percent":"35","min-runway-feet":"profile","airfields":"none","terrain":"none","geoid":"none",'
+     '"traffic-interval":"1","gdl90-address":"A1B2C3","wing-span":"15"}}\n'
+     '{"t":1000000000,"k":"gpsd","line":"{\\"class\\":\\"TPV\\",\\"mode\\":3,\\"time\\":\\"2017-09-24T14:30:01.000Z\\",\\"lat\\":46.2,\\"lon\\":12.8,\\"altMSL\\":1200.5}"}\n')
+
 # gpsd-decode: one line at a time, as gpsd wrote them (a TPV at start-up, a 3D TPV, a SKY), and one in gpsd's layout
 # with the edge values the differential tests name (a leap second, nine decimals, a null).
 for number in (4, 7, 200, 700):

@@ -79,11 +79,7 @@ public enum ReplayRunner {
             logger.warning("replay: the recording's setting \(key) is ignored: \(reason)")
         }
         let settings = options.settings
-        var configuration = settings.coreConfiguration
-        let timing = source.coreConfiguration
-        configuration.gpsStaleAfterSeconds = timing.gpsStaleAfterSeconds
-        configuration.baroStaleAfterSeconds = timing.baroStaleAfterSeconds
-        configuration.tickIntervalSeconds = timing.tickIntervalSeconds
+        var configuration = settings.replayConfiguration(timing: source.coreConfiguration)
         configuration.traffic.identifierSeed = options.trafficSeed ?? (source as? RecordingSource)?.header.trafficIdentifierSeed ?? options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }

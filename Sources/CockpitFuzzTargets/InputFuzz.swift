@@ -89,8 +89,11 @@ enum InputFuzz {
         close(fd)
         defer { unlink(path) }
         guard written == bytes.count, let source = try? ReplaySources.open(path: path) else { return }
-        // The runner replay uses (ticks on its grid, summary counters), without outputs.
-        let runner = CoreRunner(configuration: source.coreConfiguration,
+        // The runner replay uses (ticks on its grid, summary counters), without outputs, configured as replay
+        // configures it: a recording's header settings through each option's own parser, the file's timing.
+        var settings = Settings(mode: .replay)
+        _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
+        let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
                                 decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: silentLogger)
         var count = 0
         while count < 20_000, let timed = try? source.next() {

@@ -144,6 +144,16 @@ public struct Settings: Sendable {
         return core
     }
 
+    /// A replay's core configuration: what the settings decide (a recording's recorded ones applied by then), with the
+    /// replayed file's timing (staleness and tick interval: a recording's own, or fitted to an IGC fix interval).
+    public func replayConfiguration(timing file: CoreConfiguration) -> CoreConfiguration {
+        var core = coreConfiguration
+        core.gpsStaleAfterSeconds = file.gpsStaleAfterSeconds
+        core.baroStaleAfterSeconds = file.baroStaleAfterSeconds
+        core.tickIntervalSeconds = file.tickIntervalSeconds
+        return core
+    }
+
     /// Sets `key` from its text as the command line would, and counts it as given.
     public mutating func give(_ key: String, _ value: String) throws(SettingError) {
         guard let option = SettingsSchema.option(key, mode: mode) else { throw SettingError("--\(key) does not apply to \(mode.rawValue)") }
