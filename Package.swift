@@ -69,6 +69,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Pure wire decoders: the raw records an input writes to a recording and their decoding into core events (gpsd's
+        // JSON, traffic datagrams, SBS, FLARM NMEA, OGN APRS). No I/O: live mode, replay, the fuzz targets and the relay
+        // share them.
+        .target(
+            name: "CockpitWire",
+            dependencies: ["CockpitCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // The control protocol shared by the daemon and cockpitctl: envelope, version, error codes, request types.
         .target(name: "CockpitProtocol", dependencies: ["CockpitCore"], swiftSettings: strict),
 
@@ -76,7 +85,7 @@ let package = Package(
         .target(
             name: "CockpitIO",
             dependencies: [
-                "CockpitCore", "CockpitProtocol", "CSQLite", "CSpawn", "CSignal", "CThread",
+                "CockpitCore", "CockpitWire", "CockpitProtocol", "CSQLite", "CSpawn", "CSignal", "CThread",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -167,7 +176,7 @@ let package = Package(
         .target(
             name: "CockpitFuzzTargets",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon", "CockpitTestSupport",
+                "CockpitCore", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon", "CockpitTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -185,6 +194,7 @@ let package = Package(
         ),
 
         .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CockpitWireTests", dependencies: ["CockpitWire", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         // The radar's pure geometry and drawing.
         .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
