@@ -1,16 +1,90 @@
 #!/usr/bin/env bash
-# The whole test suite, from a plain clone: installs what is missing, builds (warnings are errors), tests.
-set -euo pipefail
+# The whole test suite, from a plain clone (this is what CI runs): installs what is missing, builds once (warnings are
+# errors), then every check, and ends with one verdict line: `test: N passed, N failed`.
+#
+# Needs: sudo (apt packages the first time; the package test's chroot), the network (the Swift package mirrors, and
+# deb.debian.org for the package test's debootstrap the first time), about 6 GB of disk in the clone (the debug, the
+# sanitizer and the release build folders). How long it takes on a 2-core machine: README, "Tests".
+#
+# What is built, and why not fewer: one debug build with the tests (`swift build --build-tests`); its cockpitd serves
+# the unit checks and the black-box campaign, and `swift test --skip-build` runs the suites from it. The fuzz smoke
+# run needs its own build (every module instrumented for libFuzzer and ASan), and the package test the shipped release
+# build (static standard library, the release link): those are different binaries, not the same ones built twice.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash Scripts/setup.sh
-swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
-bash Scripts/check-units.sh "$PWD/.build/debug/cockpitd"
+started=$(date +%s)
+logs=.build/test-logs
+mkdir -p "$logs"
+passed=0
+failed=0
+elapsed() { local s=$(( $(date +%s) - started )); printf '%d min %02d s' $((s / 60)) $((s % 60)); }
+phase() { echo "test: [$(elapsed)] $*"; }
+verdict() {
+  echo "test: $passed passed, $failed failed (in $(elapsed))"
+  [ "$failed" -eq 0 ] && exit 0 || exit 1
+}
+count() { # passed failed what
+  passed=$((passed + $1)); failed=$((failed + $2))
+  phase "$3: $1 passed, $2 failed"
+}
+
+phase "setup (apt packages)"
+bash Scripts/setup.sh || { failed=$((failed + 1)); echo "test: setup failed"; verdict; }
+
+phase "building, debug with the tests (the log: $logs/build.log)"
+if ! swift build --build-tests -Xswiftc -warnings-as-errors > "$logs/build.log" 2>&1; then
+  grep -E "error:|warning:" "$logs/build.log" | sort -u | head -n 60
+  tail -n 20 "$logs/build.log"
+  failed=$((failed + 1)); echo "test: the build failed, nothing else ran"
+  verdict
+fi
+tail -n 1 "$logs/build.log"
+binary=$PWD/.build/debug/cockpitd
+
+phase "systemd units"
+if bash Scripts/check-units.sh "$binary"; then count 1 0 "systemd units"; else count 0 1 "systemd units"; fi
+
 # The black-box campaign, short (about a minute): every surface, the daemon answering, every input accounted for.
-python3 Scripts/blackbox.py --binary "$PWD/.build/debug/cockpitd" --scale short > .build/blackbox-short.log \
-  || { cat .build/blackbox-short.log; exit 1; }
-swift test -Xswiftc -warnings-as-errors
+phase "black-box campaign, short"
+if python3 Scripts/blackbox.py --binary "$binary" --scale short > "$logs/blackbox-short.log" 2>&1; then
+  count 1 0 "black-box campaign"
+else
+  cat "$logs/blackbox-short.log"; count 0 1 "black-box campaign"
+fi
+
+phase "swift test (the log: $logs/swift-test.log)"
+swift test --skip-build 2>&1 | tee "$logs/swift-test.log"
+status=${PIPESTATUS[0]}
+total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$logs/swift-test.log" | tail -n 1)
+broken=$(grep -E '^.{0,4}Test .* failed after' "$logs/swift-test.log" | grep -vc 'Test run with' || true)
+if [ -z "$total" ]; then
+  count 0 1 "swift test (no summary: the test process did not finish, exit $status)"
+elif [ "$status" -ne 0 ] && [ "$broken" -eq 0 ]; then
+  count $((total - 1)) 1 "swift test (exit $status without a failing test named)"
+else
+  count $((total - broken)) "$broken" "swift test"
+fi
+
 # Fuzzing smoke run (docs/fuzzing.md): the sanitizer build of Fuzz/, then every target from its seeds with a fixed
-# seed and count (about 10 s each, Fuzz/smoke-runs); any crash, leak or timeout fails CI, the same on every machine.
+# seed and count (about 10 s each, Fuzz/smoke-runs); any crash, leak or timeout fails, the same on every machine.
 # The campaigns that look for new inputs run by hand (Scripts/fuzz.sh TARGET SECONDS).
-bash Scripts/fuzz.sh smoke
-bash Scripts/test-package.sh    # the .deb: lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12
+phase "fuzz smoke run (sanitizer build of Fuzz/)"
+bash Scripts/fuzz.sh smoke 2>&1 | tee "$logs/fuzz-smoke.log"
+status=${PIPESTATUS[0]}
+ran=$(grep -cE ' exit=[0-9]+$' "$logs/fuzz-smoke.log" || true)
+clean=$(grep -cE ' exit=0$' "$logs/fuzz-smoke.log" || true)
+missing=$(grep -c 'has no line in Fuzz/smoke-runs' "$logs/fuzz-smoke.log" || true)
+bad=$((ran - clean + missing))
+if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi   # the build failed, or a crash left an artifact
+count "$clean" "$bad" "fuzz smoke run"
+
+# The .deb: lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12 (the release build).
+phase "package test (release build, lintian, debootstrapped Debian 12)"
+bash Scripts/test-package.sh 2>&1 | tee "$logs/package.log"
+status=${PIPESTATUS[0]}
+ok=$(grep -c '^  ok: ' "$logs/package.log" || true)
+bad=$(grep -c '^  FAIL: ' "$logs/package.log" || true)
+if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi   # stopped before its checks (build, debootstrap, apt)
+count "$ok" "$bad" "package test"
+
+verdict
