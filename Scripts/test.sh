@@ -3,7 +3,7 @@
 # errors), then every check, and ends with one verdict line: `test: N passed, N failed`.
 #
 # Needs: sudo (apt packages the first time; the package test's chroot), the network (the Swift package mirrors, and
-# deb.debian.org for the package test's debootstrap the first time), about 6 GB of disk in the clone (the debug, the
+# deb.debian.org for the package test's debootstrap the first time), about 3 GB of disk in the clone (the debug, the
 # sanitizer and the release build folders). How long it takes on a 2-core machine: README, "Tests".
 #
 # What is built, and why not fewer: one debug build with the tests (`swift build --build-tests`); its cockpitd serves
