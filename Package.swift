@@ -94,12 +94,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The aircraft's devices: gpsd (libgps; its decoder is also the replay's), the BMP280 (I2C, IIO), ALSA and GPIO
-        // lines. Apart from CockpitIO so that the relay server links none of libgps, libi2c, libasound, libgpiod.
+        // The aircraft's devices: the gpsd connection, the BMP280 (I2C, IIO), ALSA and GPIO lines. Their bytes are
+        // decoded in CockpitWire. Apart from CockpitIO so that the relay server links none of libgps, libi2c, libasound,
+        // libgpiod.
         .target(
             name: "CockpitDevices",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CGPS", "CI2C", "CALSA", "CGPIOD",
+                "CockpitCore", "CockpitWire", "CockpitIO", "CGPS", "CI2C", "CALSA", "CGPIOD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -111,7 +112,7 @@ let package = Package(
         .target(
             name: "CockpitDaemon",
             dependencies: [
-                "CockpitCore", "CockpitIO", "CockpitDevices", "CockpitProtocol",
+                "CockpitCore", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,7 +145,7 @@ let package = Package(
         .target(
             name: "CockpitRelay",
             dependencies: [
-                "CockpitCore", "CockpitIO",
+                "CockpitCore", "CockpitWire", "CockpitIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -157,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "cockpit-relay",
             dependencies: [
-                "CockpitRelay", "CockpitCore", "CockpitIO", "CockpitProtocol", "CockpitClient", "CEpoll",
+                "CockpitRelay", "CockpitWire", "CockpitCore", "CockpitIO", "CockpitProtocol", "CockpitClient", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -165,7 +166,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cockpit-bench",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol",
+            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitWire", "CockpitCore", "CockpitClient", "CockpitProtocol",
                            "CockpitTestSupport"],
             path: "Benchmarks/cockpit-bench",
             swiftSettings: strict
@@ -188,32 +189,32 @@ let package = Package(
         // swift-nio ships NIOTestUtils: never a dependency of a shipped binary.
         .target(
             name: "CockpitTestSupport",
-            dependencies: ["CockpitCore", "CockpitIO", "CockpitDevices", "CGPS", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CockpitCore", "CockpitWire", "CockpitIO", "CockpitDevices", "CGPS", .product(name: "Logging", package: "swift-log")],
             path: "Tests/CockpitTestSupport",
             swiftSettings: strict
         ),
 
-        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CockpitWireTests", dependencies: ["CockpitWire", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CockpitWireTests", dependencies: ["CockpitWire", "CockpitCore", "CockpitIO", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         // The radar's pure geometry and drawing.
         .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CockpitIOTests",
-            dependencies: ["CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitTestSupport",
+            dependencies: ["CockpitIO", "CockpitWire", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitTestSupport",
                            .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CockpitDaemonTests",
-            dependencies: ["CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
+            dependencies: ["CockpitDaemon", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
                            "CockpitTestSupport",
                            .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CockpitRelayTests",
-            dependencies: ["CockpitRelay", "CockpitIO", "CockpitCore", "cockpit-relay", "cockpitd", "cockpitctl", "CockpitTestSupport"],
+            dependencies: ["CockpitRelay", "CockpitWire", "CockpitIO", "CockpitCore", "cockpit-relay", "cockpitd", "cockpitctl", "CockpitTestSupport"],
             swiftSettings: strict
         ),
     ]

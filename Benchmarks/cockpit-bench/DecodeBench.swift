@@ -1,7 +1,7 @@
 import CockpitCore
 import CockpitIO
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// `cockpit-bench decode`: one gpsd TPV line through the daemon's decoder (as live mode and replay decode it) and through
 /// libgps's gps_unpack (`LibgpsReportDecoder`, the reference for the live path's CPU per fix).

@@ -1,9 +1,9 @@
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
-import CockpitDevices
 import Glibc
 import Logging
+import CockpitWire
 
 /// Collects the 1 Hz snapshots a replay hands its outputs.
 final class SnapshotCollector: RunnerOutput {

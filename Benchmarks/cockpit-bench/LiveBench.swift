@@ -1,9 +1,9 @@
 import CockpitClient
 import CockpitCore
 import CockpitIO
-import CockpitDevices
 import Glibc
 import CockpitTestSupport
+import CockpitWire
 
 /// `cockpit-bench live`: the live gpsd path of the real `cockpitd` binary with Debian's real gpsd (fed NMEA over UDP),
 /// against its reference, the libgps decode cost of one TPV line (and beside it the daemon's own decoder's, which the

@@ -1,9 +1,9 @@
 import CockpitCore
 import CockpitIO
-import CockpitDevices
 import Glibc
 import Synchronization
 import CockpitTestSupport
+import CockpitWire
 
 /// Run time of every thread of a process, in ns (first field of /proc/PID/task/TID/schedstat: exact, not in 10 ms
 /// ticks like utime/stime), with the threads' names.

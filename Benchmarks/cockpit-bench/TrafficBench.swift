@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitWire
 
 /// `cockpit-bench traffic`: traffic packet sizes, encode and decode cost, tag cost.
 func trafficBenchmark() {

@@ -1,7 +1,7 @@
 public import CockpitCore
 public import CockpitIO
-public import CockpitDevices
 public import Logging
+public import CockpitWire
 
 /// Drives the pure core. Live mode and every replay format go through exactly this: raw input →
 /// recorder → decoder → engine → effects, with heartbeat ticks inserted on the same fixed grid.

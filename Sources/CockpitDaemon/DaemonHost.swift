@@ -5,6 +5,7 @@ import Dispatch
 public import Logging
 public import NIOCore
 import NIOPosix
+public import CockpitWire
 
 /// The daemon's one event loop with everything that lives on it: the core runner, the control
 /// server and the daemon's own status. Live mode and paced replay both run inside a host.

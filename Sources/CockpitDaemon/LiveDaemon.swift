@@ -5,6 +5,7 @@ import CockpitProtocol
 public import Logging
 import Glibc
 import NIOCore
+public import CockpitWire
 
 /// What a live daemon runs with: the settings (built from defaults, the configuration file and the command line)
 /// and the seams tests use.

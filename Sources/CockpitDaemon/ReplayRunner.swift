@@ -1,10 +1,10 @@
 public import CockpitCore
 public import CockpitIO
-import CockpitDevices
 import CockpitProtocol
 public import Logging
 import NIOCore
 import Synchronization
+import CockpitWire
 
 public struct ReplayOptions: Sendable {
     public var path: String

@@ -1,8 +1,8 @@
 public import CockpitCore
 import CockpitIO
-import CockpitDevices
 import CockpitProtocol
 import Logging
+import CockpitWire
 
 /// Adds to a decoded event before the core sees it, or emits events of its own before it (the terrain under a fix).
 /// A capability's seam into the runner: the runner itself knows no capability.

@@ -1,6 +1,6 @@
 import CockpitCore
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// `gpsd-decode`: the daemon's gpsd decoder against libgps's own `gps_unpack` on one line (differential fuzzing). A
 /// trap here is a disagreement by `GPSDDecoderAgreement`'s rule (the one `GPSDDecoderDifferentialTests` holds), not a

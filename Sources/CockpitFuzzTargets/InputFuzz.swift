@@ -1,9 +1,9 @@
 import Glibc
 import CockpitCore
 import CockpitIO
-import CockpitDevices
 import CockpitDaemon
 import Logging
+import CockpitWire
 
 /// The daemon's sensor and network inputs, through the same decoder the runner uses and on into a core.
 enum InputFuzz {

@@ -1,5 +1,6 @@
 public import CockpitCore
 import CockpitIO
+import CockpitWire
 
 public struct RelayConfiguration: Sendable, Equatable {
     public var radiusNauticalMiles = 30.0

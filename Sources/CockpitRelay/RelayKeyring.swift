@@ -1,5 +1,6 @@
 import Crypto
-public import CockpitIO
+import CockpitIO
+public import CockpitWire
 
 /// The device-key registry as the hot path sees it. Identifiers are random per flight, so a datagram does not say
 /// which device sent it: the first tagged datagram of an identifier is searched for among the keys (a budget the

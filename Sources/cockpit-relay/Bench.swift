@@ -4,6 +4,7 @@ import CockpitCore
 import CockpitIO
 import CockpitRelay
 import Glibc
+import CockpitWire
 
 /// Load generator: N simulated aircraft at 1 Hz on loopback, five to a UDP socket (a source port; sockets spread
 /// over 127.0.0.1…127.0.0.250 so the per-address limits see 250 "carrier NATs": at the relay's 500 aircraft per

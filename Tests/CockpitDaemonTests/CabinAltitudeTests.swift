@@ -2,8 +2,8 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 @Suite("Cabin altitude from replayed flights")
 struct CabinAltitudeTests {

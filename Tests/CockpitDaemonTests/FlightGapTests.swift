@@ -2,8 +2,8 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// Replays an edited IGC log through the real parser, replay source, decoder and runner. `dropFixes` removes only the
 /// GPS fixes in a window (the barometer keeps running, as a cabin sensor would through a GPS dropout). At `observeAt`

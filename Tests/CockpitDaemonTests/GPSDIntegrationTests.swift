@@ -6,6 +6,7 @@ import CockpitDaemon
 import CockpitIO
 import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 func gpsStatus(_ socket: String) -> JSONValue? {
     guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return nil }

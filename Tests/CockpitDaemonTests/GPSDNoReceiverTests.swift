@@ -4,8 +4,8 @@ import Testing
 import CockpitClient
 import CockpitCore
 import CockpitDaemon
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// gpsd up with no receiver: never given one (its DEVICES setting), or the USB receiver pulled out in flight. The
 /// connection alone said "gpsd connected"; the status and the log now say there is no receiver, from what gpsd

@@ -3,8 +3,8 @@ import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitIO
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// Inputs found by the black-box campaign (issue 19) that crashed, hung or were accepted as valid. Each replay runs in
 /// a child process under a time limit, so a regression shows as a failure, not as a hung test run.

@@ -4,6 +4,7 @@ import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
 import CockpitTestSupport
+@testable import CockpitWire
 
 @Suite("BMP280 driver against a simulated chip")
 struct BMP280DriverTests {

@@ -5,6 +5,7 @@ import CockpitCore
 @testable import CockpitIO
 @testable import CockpitDevices
 import CockpitTestSupport
+@testable import CockpitWire
 
 /// The barometer adapter's thread against the simulated chip: what it hands to the core.
 @Suite("Barometer source", .serialized)

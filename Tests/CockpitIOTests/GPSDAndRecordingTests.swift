@@ -2,8 +2,8 @@ import Glibc
 import Testing
 import CockpitCore
 @testable import CockpitIO
-@testable import CockpitDevices
 import CockpitTestSupport
+@testable import CockpitWire
 
 @Suite("gpsd reports through libgps gps_unpack")
 struct GPSDReportDecoderTests {

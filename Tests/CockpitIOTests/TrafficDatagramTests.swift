@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 import CockpitTestSupport
+@testable import CockpitWire
 
 @Suite("Traffic datagram checks and tags")
 struct TrafficDatagramTests {

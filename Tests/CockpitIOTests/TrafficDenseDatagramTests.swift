@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 import CockpitIO
 import CockpitTestSupport
+import CockpitWire
 
 @Suite("The daemon's datagram checks understand both reply versions")
 struct TrafficDenseDatagramTests {

@@ -3,6 +3,7 @@ import CockpitIO
 import CockpitRelay
 import Glibc
 import CockpitTestSupport
+import CockpitWire
 
 /// Datagrams built directly for the engine (no socket each): what an attacker or a crowd sends.
 enum Forge {

@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import Testing
 import CockpitTestSupport
+import CockpitWire
 
 let silent = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 

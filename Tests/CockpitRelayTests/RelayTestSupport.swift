@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitIO
 import CockpitTestSupport
 import Glibc
+import CockpitWire
 
 struct RunResult {
     var status: Int32

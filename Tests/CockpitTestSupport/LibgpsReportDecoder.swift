@@ -2,7 +2,7 @@ import CGPS
 import Glibc
 public import CockpitCore
 import CockpitIO
-import CockpitDevices
+import CockpitWire
 
 /// Decodes one gpsd JSON report with libgps's own `gps_unpack`: the independent reference for `GPSDReportDecoder`
 /// (the daemon's decoder), used by its differential tests, the `gpsd-decode` fuzz target and `cockpit-bench`'s

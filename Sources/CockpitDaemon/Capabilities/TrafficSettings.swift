@@ -1,6 +1,7 @@
 public import CockpitCore
 public import CockpitIO
 import Glibc
+import CockpitWire
 
 /// Compact traffic reports (docs/traffic-packet.md): whom to send own reports to, where to listen, the key.
 public struct TrafficSettings: SettingsGroup {

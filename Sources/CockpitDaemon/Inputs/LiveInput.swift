@@ -1,6 +1,7 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
 import CockpitDevices
+public import CockpitWire
 
 /// One live input of the daemon, as chrony gives every reference clock one small driver interface: started once the
 /// control socket is open, stopped at shutdown. What it reads it hands to the core's loop as raw inputs (recorded

@@ -1,7 +1,8 @@
 import Glibc
 import Synchronization
 import CockpitCore
-public import CockpitIO
+import CockpitIO
+public import CockpitWire
 
 /// The cabin barometer adapter: on its own thread it finds the sensor, reads it at `readIntervalSeconds`
 /// (4 Hz by default, ≥ 2 Hz as the core needs) and hands raw readings on. Faults become inputs too

@@ -3,6 +3,7 @@ import Glibc
 import NIOCore
 import NIOPosix
 import CockpitIO
+import CockpitWire
 
 /// One connection to gpsd, read on the daemon's event loop: the socket libgps opened (after `?WATCH`) is handed to
 /// NIO, and every report line is delivered on the loop as it is framed — no thread hand-off, no wake-up of a second

@@ -4,7 +4,8 @@ import Synchronization
 import CockpitCore
 public import NIOCore
 import NIOPosix
-public import CockpitIO
+import CockpitIO
+public import CockpitWire
 
 /// The live GPS source. libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) connects on a thread of its own —
 /// a connect may block, and the rest of the daemon never waits for it — and the connected socket is then read on the

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import CockpitCore
+public import CockpitWire
 
 /// Writes a recording. `append` only encodes and buffers (on the caller's thread, no system calls);
 /// full buffers are written by a background queue. A full disk, an I/O error, the size limit or a

@@ -1,4 +1,5 @@
 public import CockpitCore
+public import CockpitWire
 
 /// The cockpitd recording format (docs/recording-format.md): JSON lines, a header first, then one
 /// raw input per line in arrival order.

@@ -1,4 +1,5 @@
 import CockpitCore
+public import CockpitWire
 
 /// Reads an IGC flight log (FAI IGC technical specification, appendix A): B records become GPS
 /// fixes, their pressure altitude becomes barometer samples through the inverse standard atmosphere.

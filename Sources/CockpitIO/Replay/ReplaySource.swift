@@ -1,4 +1,5 @@
 public import CockpitCore
+public import CockpitWire
 
 /// Where replayed inputs come from. Every format yields raw inputs in time order; the runner feeds
 /// them through the same decoder and core as live mode.

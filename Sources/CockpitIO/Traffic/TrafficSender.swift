@@ -1,4 +1,5 @@
 import Glibc
+public import CockpitWire
 
 /// Sends traffic datagrams to the configured destinations (unicast `host:port` and/or a subnet broadcast address)
 /// from one non-blocking UDP socket. A send that would block or fails is counted, never retried or waited for.

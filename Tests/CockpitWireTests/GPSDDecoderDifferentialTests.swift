@@ -1,8 +1,7 @@
 import Testing
 import CockpitCore
-@testable import CockpitIO
-@testable import CockpitDevices
 import CockpitTestSupport
+@testable import CockpitWire
 
 /// The daemon's gpsd decoder (`GPSDReportDecoder`) held to libgps 3.22's own `gps_unpack` (`LibgpsReportDecoder`), an
 /// independent implementation of the same protocol: on every line a real gpsd wrote, and on seeded mutations of them.

@@ -1,5 +1,4 @@
 import CockpitCore
-import CockpitIO
 
 /// Checks one gpsd report line in a single pass over its bytes, building nothing: strict RFC 8259 JSON (the same
 /// grammar as `JSONParser`: escapes, surrogate pairs, no control characters in strings, finite numbers, at most 64

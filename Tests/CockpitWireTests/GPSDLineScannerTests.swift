@@ -1,8 +1,8 @@
 import Testing
 import CockpitCore
-@testable import CockpitIO
-@testable import CockpitDevices
+import CockpitIO
 import CockpitTestSupport
+@testable import CockpitWire
 
 /// The one-pass gpsd line check against an independent implementation: `JSONParser` (a tree-building RFC 8259 parser)
 /// plus a shape check written over its tree, on every line of a real gpsd 3.22 log, on hand-made edge cases of the

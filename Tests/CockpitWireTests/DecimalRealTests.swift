@@ -1,6 +1,6 @@
 import Testing
-@testable import CockpitDevices
 import CockpitTestSupport
+@testable import CockpitWire
 
 /// `DecimalReal` held to Swift's `Double(String)` (glibc's `strtod`, correctly rounded), an independent
 /// implementation: the same double to the bit, or nil for both, on every text below.

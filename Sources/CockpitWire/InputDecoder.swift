@@ -1,5 +1,4 @@
 public import CockpitCore
-public import CockpitIO
 
 /// Turns raw inputs into core events. The same decoder serves live mode and every replay format: gpsd's JSON lines
 /// are decoded by the daemon's own `GPSDReportDecoder` (`GPSDLineScanner` first; libgps is not called, it is kept only

@@ -1,4 +1,3 @@
-import CGPS
 import CockpitCore
 
 /// gpsd's DEVICES (its receivers, sent as a client starts watching) and DEVICE (one activated or deactivated) reports,
@@ -10,6 +9,9 @@ import CockpitCore
 /// deactivation (`"activated":0`) exactly as it reports a DEVICE it could not parse (nothing set). `JSONParser`
 /// builds a tree, which costs only on these rare lines (on connecting, and when a receiver comes or goes).
 enum GPSDReceiverReports {
+    /// gps.h's `GPS_PATH_MAX`: gpsd's buffer for a device path, its NUL included (the tests hold this to libgps's header).
+    static let pathBufferBytes = 128
+
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, reportClass: String) -> GPSReport {
         guard let report = try? JSONParser.parse(bytes: Array(bytes)) else { return .malformed(reason: "not valid JSON") }
         if reportClass == "DEVICE" {
@@ -40,7 +42,7 @@ enum GPSDReceiverReports {
         case active(String), inactive(String), unsaid(String), notGpsds
 
         init(_ device: JSONValue) {
-            guard let path = device["path"]?.stringValue, !path.isEmpty, path.utf8.count < GPS_PATH_MAX else {
+            guard let path = device["path"]?.stringValue, !path.isEmpty, path.utf8.count < GPSDReceiverReports.pathBufferBytes else {
                 self = .notGpsds
                 return
             }

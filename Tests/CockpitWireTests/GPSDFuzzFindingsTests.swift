@@ -1,8 +1,8 @@
 import Testing
 import CockpitCore
 import CockpitIO
-import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// Found by the `gpsd-line` fuzz target (docs/fuzzing.md).
 @Suite("gpsd lines the fuzzer found")

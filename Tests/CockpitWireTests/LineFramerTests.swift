@@ -1,6 +1,6 @@
 import Testing
-@testable import CockpitIO
 import CockpitTestSupport
+@testable import CockpitWire
 
 @Suite("Line framing of the gpsd stream")
 struct LineFramerTests {
