@@ -9,6 +9,9 @@ import CockpitWire
 /// decode reference. The daemon itself does not call it (why: `GPSDReportDecoder`).
 /// Values libgps leaves unset (NaN, or a missing "set" bit) stay unknown — never zero.
 public struct LibgpsReportDecoder: Sendable {
+    /// gps.h's `GPS_PATH_MAX`: libgps's buffer for a device path, its NUL included.
+    public static let pathBufferBytes = Int(GPS_PATH_MAX)
+
     public init() {}
 
     public func decode(_ line: String) -> GPSReport {

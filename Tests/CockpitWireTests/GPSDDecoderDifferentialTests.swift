@@ -19,6 +19,11 @@ struct GPSDDecoderDifferentialTests {
         GPSDDecoderAgreement.compare(ours: ours, libgps: libgps)
     }
 
+    /// The daemon's decoder refuses a device path libgps's buffer could not hold: the same buffer size as gps.h's.
+    @Test func theDevicePathLimitIsLibgpsBuffer() {
+        #expect(GPSDReceiverReports.pathBufferBytes == LibgpsReportDecoder.pathBufferBytes)
+    }
+
     @Test func everyLineARealGpsdWroteDecodesAsLibgpsDecodesIt() throws {
         let lines = try GPSDLineScannerTests.realLines().map { String(decoding: $0, as: UTF8.self) }
         var fixes = 0, positions = 0, skies = 0, satellitesUsed = 0
