@@ -14,7 +14,7 @@ import CockpitWire
 ///   poll and read on one thread, nothing else), so the daemon's figure reads as floor + decode + the daemon's own work;
 ///   beside its second half, the same client decoding every line as it arrives with the daemon's decoder (cold after
 ///   each wake-up, as in the daemon): the least a reader of gpsd that decodes as the daemon does costs per line here;
-/// - arrival → applied latency (p50/p99) as the daemon's status reports it (`daemon.gpsInputLatency`);
+/// - arrival → applied latency (p50/p99) as the daemon's status reports it (`daemon.inputLatency.gpsd`);
 /// - fix to traffic datagram on the wire, at 10 fixes/s (a real receiver's rate): a tcpdump capture on `lo` of gpsd's
 ///   TCP stream to the daemon and the traffic reports the daemon sends (`--traffic-to`, `--traffic-interval 0.2`);
 ///   each report is paired with the TPV line of the same UTC (the report carries the fix's time), so the pairing
@@ -93,9 +93,9 @@ func liveBenchmark() throws {
         }
     }
     print("  per thread: " + after.perThread(since: before).map { "\($0.name) \(format1($0.nanoseconds / Double(max(1, fixes)) / 1000)) µs" }.joined(separator: ", "))
-    if let latency = status?["daemon"]?["gpsInputLatency"] {
+    if let latency = status?["daemon"]?["inputLatency"]?["gpsd"] {
         func field(_ name: String) -> String { latency[name].map { JSONWriter.string($0) } ?? "?" }
-        print("  report line read → applied (status daemon.gpsInputLatency, last \(LatencyRecorder.capacity) lines): p50 \(field("p50Microseconds")) µs, p99 \(field("p99Microseconds")) µs, max \(field("maxMicroseconds")) µs")
+        print("  report line read → applied (status daemon.inputLatency.gpsd, last \(LatencyRecorder.capacity) lines): p50 \(field("p50Microseconds")) µs, p99 \(field("p99Microseconds")) µs, max \(field("maxMicroseconds")) µs")
     }
 
     // Paced: 10 fixes/s, a real receiver's rate, with the loopback capture.

@@ -17,8 +17,8 @@ public final class DaemonHost: @unchecked Sendable {
     public let logger: Logger
     public private(set) var info: DaemonInfo
     public private(set) var server: ControlServer?
-    /// Arrival (adapter thread) → applied by the core (loop), for live GPS reports.
-    public private(set) var gpsLatency = LatencyRecorder()
+    /// Arrival → applied by the core, per line source.
+    public private(set) var inputLatency: [String: LatencyRecorder] = [:]
     /// The time the status is "as of" (live: the monotonic clock; replay: the replay timeline).
     private let now: () -> MonotonicInstant
     /// Who may send mutating requests (nil: anyone who can connect — replays on a bench).
@@ -70,7 +70,7 @@ public final class DaemonHost: @unchecked Sendable {
         info.recording = runner.recorder?.status
         info.control = server?.counters
         info.controlClients = server?.clientCount
-        info.gpsLatency = gpsLatency.count > 0 ? gpsLatency : nil
+        info.inputLatency = inputLatency
         return DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now())
     }
 
@@ -101,8 +101,8 @@ public final class DaemonHost: @unchecked Sendable {
     /// Applies a live input on the loop and records how long it waited since it arrived.
     public func ingestLive(_ timed: TimedInput) {
         runner.ingest(timed)
-        if case .gpsdLine = timed.input {
-            gpsLatency.record(nanoseconds: MonotonicClock.now().nanoseconds - timed.time.nanoseconds)
+        if case .line(let source, _) = timed.input {
+            inputLatency[source, default: LatencyRecorder()].record(nanoseconds: MonotonicClock.now().nanoseconds - timed.time.nanoseconds)
         }
     }
 

@@ -14,7 +14,8 @@ public struct DaemonInfo: Sendable {
     public var recording: Recorder.Status?
     public var control: ControlServer.Counters?
     public var controlClients: Int?
-    public var gpsLatency: LatencyRecorder?
+    /// Arrival → applied by the core, per line source (`RawInput.line`), for the sources that sent a line.
+    public var inputLatency: [String: LatencyRecorder] = [:]
     public var replayFinished = false
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
@@ -46,13 +47,15 @@ public struct DaemonInfo: Sendable {
         } else {
             object["recording"] = .null
         }
-        if let latency = gpsLatency {
+        var latencies = JSONObject()
+        for (source, latency) in inputLatency.sorted(by: { $0.key < $1.key }) where latency.count > 0 {
             func micro(_ q: Double) -> JSONValue { .number(latency.quantileNanoseconds(q).map { Double($0) / 1000 }, decimals: 0) }
-            object["gpsInputLatency"] = .object([
-                "reports": .integer(latency.count), "p50Microseconds": micro(0.5), "p99Microseconds": micro(0.99),
+            latencies[source] = .object([
+                "lines": .integer(latency.count), "p50Microseconds": micro(0.5), "p99Microseconds": micro(0.99),
                 "maxMicroseconds": .number(Double(latency.maximumNanoseconds) / 1000, decimals: 0),
             ])
         }
+        object["inputLatency"] = .object(latencies)
         if let control {
             object["control"] = .object([
                 "clients": .optional(controlClients),

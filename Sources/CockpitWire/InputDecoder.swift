@@ -1,14 +1,13 @@
 public import CockpitCore
 
-/// Turns raw inputs into core events. The same decoder serves live mode and every replay format: gpsd's JSON lines
-/// are decoded by the daemon's own `GPSDReportDecoder` (`GPSDLineScanner` first; libgps is not called, it is kept only
-/// as the tests' reference, `LibgpsReportDecoder`), BMP280 ADC words go through the datasheet compensation, traffic
-/// datagrams through `TrafficDatagramCheck`.
+/// Turns raw inputs into core events. The same decoder serves live mode and every replay format: a line of a
+/// line-oriented source goes to that source's decoder (`WireLineSources`; gpsd's JSON through `GPSDReportDecoder`),
+/// BMP280 ADC words go through the datasheet compensation, traffic datagrams through `TrafficDatagramCheck`.
 public struct InputDecoder: Sendable {
     public var baroCalibration: BMP280Calibration?
     /// Key for traffic tags: when set, untagged or wrongly tagged datagrams are rejected.
     public var trafficAuthenticator: TrafficAuthenticator?
-    private let gpsDecoder = GPSDReportDecoder()
+    private var lineDecoders = WireLineSources.makeDecoders()
 
     public init(baroCalibration: BMP280Calibration? = nil) {
         self.baroCalibration = baroCalibration
@@ -17,8 +16,9 @@ public struct InputDecoder: Sendable {
     /// The core event for one raw input, or nil when the input has no meaning for the core (a calibration record).
     public mutating func decode(_ input: RawInput) -> Event? {
         switch input {
-        case .gpsdLine(let line):
-            return .gps(gpsDecoder.decode(line))
+        case .line(let source, let text):
+            // A source without a decoder cannot reach here: recordings only give lines of registered sources.
+            return lineDecoders[source]?.decode(text)
         case .gpsFix(let fix):
             return .gps(.fix(fix))
         case .gpsSource(let event):

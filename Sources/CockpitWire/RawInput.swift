@@ -3,8 +3,9 @@ public import CockpitCore
 /// An input exactly as it reached the daemon, before any interpretation. This is what a recording
 /// stores, so that replay runs every decoding and compensation step again through the same code.
 public enum RawInput: Sendable, Equatable {
-    /// One JSON report line, verbatim as gpsd sent it.
-    case gpsdLine(String)
+    /// One line of a line-oriented source, verbatim as it arrived (its terminator stripped): gpsd's JSON reports
+    /// (`source` "gpsd"), and every source registered in `WireLineSources.all`, decoded by that source's decoder.
+    case line(source: String, text: String)
     /// A fix from a source that is not gpsd (an IGC B record), already in core units.
     case gpsFix(GPSFix)
     case gpsSource(GPSSourceEvent)
@@ -18,6 +19,11 @@ public enum RawInput: Sendable, Equatable {
     /// A received UDP datagram.
     case datagram(bytes: [UInt8], from: String)
     case command(Command)
+}
+
+extension RawInput {
+    /// One gpsd report line.
+    public static func gpsdLine(_ text: String) -> RawInput { .line(source: GPSDWireDecoder.source, text: text) }
 }
 
 /// A raw input with the monotonic time it arrived.

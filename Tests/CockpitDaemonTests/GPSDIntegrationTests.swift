@@ -33,11 +33,11 @@ struct GPSDIntegrationTests {
         let status = gpsStatus(socket)
         #expect(status?["status"] == .string("valid"))
         #expect(status?["malformedReports"] == .integer(0))
-        // The arrival → applied latency of every report line is in the status (daemon.gpsInputLatency); read once gpsd
+        // The arrival → applied latency of every report line is in the status (daemon.inputLatency.gpsd); read once gpsd
         // is gone, so no line is still on its way.
         gpsd.stop()
         #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
-        let latency = (try? ControlClient(path: socket).request("status"))?["status"]?["daemon"]?["gpsInputLatency"]
+        let latency = (try? ControlClient(path: socket).request("status"))?["status"]?["daemon"]?["inputLatency"]?["gpsd"]
         daemon.stop()
 
         // What reached the core is exactly what was recorded: decode it and compare with the input, second by second.
@@ -46,14 +46,14 @@ struct GPSDIntegrationTests {
         var lastPerSecond: [(UTCInstant, GPSFix)] = []
         var lines: Int64 = 0
         while let timed = try source.next() {
-            if case .gpsdLine = timed.input { lines += 1 }
-            guard case .gpsdLine(let line) = timed.input, case .fix(let fix) = decoder.decode(line),
+            if case .line(source: "gpsd", _) = timed.input { lines += 1 }
+            guard case .line(source: "gpsd", let line) = timed.input, case .fix(let fix) = decoder.decode(line),
                   fix.mode == .threeDimensional, let utc = fix.utc else { continue }
             if let last = lastPerSecond.last, last.0 == utc { lastPerSecond[lastPerSecond.count - 1] = (utc, fix) } else { lastPerSecond.append((utc, fix)) }
         }
         #expect(lastPerSecond.count == epochs.count)
         // One latency sample per report line the core applied (every line gpsd sent is recorded), in order p50 ≤ p99 ≤ max.
-        #expect(latency?["reports"] == .integer(lines))
+        #expect(latency?["lines"] == .integer(lines))
         let p50 = latency?["p50Microseconds"]?.doubleValue, p99 = latency?["p99Microseconds"]?.doubleValue
         let maximum = latency?["maxMicroseconds"]?.doubleValue
         #expect(p50 != nil && p99 != nil && maximum != nil)

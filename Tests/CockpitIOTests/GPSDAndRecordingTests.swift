@@ -88,7 +88,7 @@ struct GPSDReportDecoderTests {
             lines += 1
             #expect(timed.time >= last)
             last = timed.time
-            guard case .gpsdLine(let line) = timed.input else { continue }
+            guard case .line(source: "gpsd", let line) = timed.input else { continue }
             switch decoder.decode(line) {
             case .fix(let fix) where fix.hasValidPosition: fixes += 1; lastFix = fix
             case .malformed: malformed += 1
@@ -198,4 +198,33 @@ struct RecordingTests {
 final class StopFlag: @unchecked Sendable {
     private var reason: String?
     func set(_ value: String) { reason = value }
+}
+
+/// Line sources in a recording: the kind is the source's name (docs/recording-format.md, "Event lines").
+@Suite struct RecordingLineSourceTests {
+    /// The example line of docs/recording-format.md reads back as a gpsd line, and is written the same way.
+    @Test func aGpsdLineOfTheDocumentedFormat() throws {
+        let documented = #"{"t":1000000000,"k":"gpsd","line":"{\"class\":\"TPV\",\"mode\":3,\"lat\":46.2,\"lon\":12.8}"}"#
+        let timed = try RecordingFormat.decode(documented, lineNumber: 2)
+        #expect(timed.input == .line(source: "gpsd", text: #"{"class":"TPV","mode":3,"lat":46.2,"lon":12.8}"#))
+        #expect(timed.time == MonotonicInstant(nanoseconds: 1_000_000_000))
+        let again = try JSONParser.parse(RecordingFormat.encode(timed))
+        #expect(again == (try JSONParser.parse(documented)))
+    }
+
+    /// A kind no source is registered for is refused with its name, never read as some other source's line.
+    @Test func aLineOfAnUnknownSourceIsRefused() {
+        #expect(throws: RecordingFormat.Failure.self) {
+            try RecordingFormat.decode(#"{"t":5,"k":"no-such-source","line":"MSG,3"}"#, lineNumber: 7)
+        }
+    }
+
+    /// Every registered decoder has its own name, and none is a kind the format already uses for something else.
+    @Test func sourceNamesAreUniqueAndFree() {
+        let names = WireLineSources.all.map { $0.source }
+        #expect(Set(names).count == names.count)
+        let otherKinds: Set = ["fix", "gps.connected", "gps.disconnected", "baro.calibration", "baro.adc", "baro.pressure",
+                               "baro.present", "baro.absent", "baro.error", "datagram", "command"]
+        #expect(otherKinds.isDisjoint(with: names))
+    }
 }

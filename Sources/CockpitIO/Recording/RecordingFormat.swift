@@ -122,9 +122,9 @@ public enum RecordingFormat {
     public static func encode(_ timed: TimedInput) -> String {
         var object: JSONObject = ["t": .integer(timed.time.nanoseconds)]
         switch timed.input {
-        case .gpsdLine(let line):
-            object["k"] = .string("gpsd")
-            object["line"] = .string(line)
+        case .line(let source, let text):
+            object["k"] = .string(source)
+            object["line"] = .string(text)
         case .gpsFix(let fix):
             object["k"] = .string("fix")
             object["fix"] = .object(encode(fix))
@@ -183,7 +183,7 @@ public enum RecordingFormat {
         }
         let input: RawInput
         switch kind {
-        case "gpsd": input = .gpsdLine(try string("line"))
+        case let source where WireLineSources.isRegistered(source): input = .line(source: source, text: try string("line"))
         case "fix":
             guard let object = value["fix"]?.objectValue, let fix = decodeFix(object) else {
                 throw .badLine(line: lineNumber, reason: "bad fix")
