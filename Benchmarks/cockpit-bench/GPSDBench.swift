@@ -35,9 +35,9 @@ func gpsdBenchmark() throws {
     usleep(1_000_000)
     let cpuAfter = Bench.cpuTicks(daemon)
     if let client = try? ControlClient(path: liveSocket), let status = try? client.request("status")["status"] {
-        let latency = status["daemon"]?["gpsInputLatency"]
+        let latency = status["daemon"]?["inputLatency"]?["gpsd"]
         let fixes = status["gps"]?["fixes"]?.int64Value ?? 0
-        let reports = latency?["reports"]?.int64Value ?? 0
+        let reports = latency?["lines"]?.int64Value ?? 0
         let cpuMilliseconds = Double(cpuAfter - cpuBefore) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
         print("live gpsd: \(epochs.count) epochs (RMC+GGA) sent, \(reports) report lines, \(fixes) fixes applied")
         print("  report line arrival -> applied by the core: p50 \(latency?["p50Microseconds"].map { JSONWriter.string($0) } ?? "?") µs, p99 \(latency?["p99Microseconds"].map { JSONWriter.string($0) } ?? "?") µs, max \(latency?["maxMicroseconds"].map { JSONWriter.string($0) } ?? "?") µs (last \(LatencyRecorder.capacity) lines)")
