@@ -19,6 +19,8 @@ public struct InputDecoder: Sendable {
         case .line(let source, let text):
             // A source without a decoder cannot reach here: recordings only give lines of registered sources.
             return lineDecoders[source]?.decode(text)
+        case .lineSourceLink(let source, let link):
+            return lineDecoders[source]?.link(link)
         case .gpsFix(let fix):
             return .gps(.fix(fix))
         case .gpsSource(let event):

@@ -6,6 +6,8 @@ public enum RawInput: Sendable, Equatable {
     /// One line of a line-oriented source, verbatim as it arrived (its terminator stripped): gpsd's JSON reports
     /// (`source` "gpsd"), and every source registered in `WireLineSources.all`, decoded by that source's decoder.
     case line(source: String, text: String)
+    /// A line source's connection came or went (its adapter says so; the decoder turns it into the core's event).
+    case lineSourceLink(source: String, LineSourceLink)
     /// A fix from a source that is not gpsd (an IGC B record), already in core units.
     case gpsFix(GPSFix)
     case gpsSource(GPSSourceEvent)
@@ -19,6 +21,12 @@ public enum RawInput: Sendable, Equatable {
     /// A received UDP datagram.
     case datagram(bytes: [UInt8], from: String)
     case command(Command)
+}
+
+/// A line source's connection to its server or device.
+public enum LineSourceLink: Sendable, Equatable {
+    case connected(endpoint: String)
+    case disconnected(reason: String)
 }
 
 extension RawInput {

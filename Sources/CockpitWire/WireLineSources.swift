@@ -10,6 +10,12 @@ public protocol WireLineDecoder: Sendable {
     static var source: String { get }
     init()
     mutating func decode(_ line: String) -> Event?
+    /// The core event for the source's connection coming or going (none by default).
+    func link(_ link: LineSourceLink) -> Event?
+}
+
+extension WireLineDecoder {
+    public func link(_ link: LineSourceLink) -> Event? { nil }
 }
 
 /// Every line-oriented source's decoder, in one table, as gpsd lists its drivers: a new source is its decoder, one

@@ -12,13 +12,13 @@ import CockpitTestSupport
 @Suite("gpsd reconnect delay")
 struct GPSDReconnectDelayTests {
     @Test func toAnotherHostTheWaitDoublesFrom250MillisecondsTo10Seconds() {
-        var delay = GPSDReconnectDelay(local: false)
+        var delay = ReconnectDelay.network(local: false)
         let waits = (0..<8).map { _ in delay.afterFailedAttempt() }
         #expect(waits == [0.25, 0.5, 1, 2, 4, 8, 10, 10])
     }
 
     @Test func aConnectionThatEndsAtOnceDoesNotStartTheWaitOver() {
-        var delay = GPSDReconnectDelay(local: false)
+        var delay = ReconnectDelay.network(local: false)
         var waits: [Double] = []
         for _ in 0..<6 { waits.append(delay.afterConnection(lastingSeconds: 0.01)) }
         #expect(waits == [0.25, 0.5, 1, 2, 4, 8])
@@ -28,7 +28,7 @@ struct GPSDReconnectDelayTests {
     }
 
     @Test func toThisMachineEveryWaitIs100Milliseconds() {
-        var delay = GPSDReconnectDelay(local: true)
+        var delay = ReconnectDelay.network(local: true)
         #expect((0..<4).map { _ in delay.afterFailedAttempt() } == [0.1, 0.1, 0.1, 0.1])
         #expect(delay.afterConnection(lastingSeconds: 0) == 0.1)
         #expect(delay.afterConnection(lastingSeconds: 60) == 0.1)
@@ -36,8 +36,8 @@ struct GPSDReconnectDelayTests {
 
     /// A real TCP server that accepts every connection and closes it at once, read by the real `GPSDSource` (libgps
     /// connects, the event loop reads) with the remote host's waits. Over 3 s the doubling waits allow attempts at
-    /// about 0, 0.25, 0.75 and 1.75 s (the next is due at 3.75 s). Before 2026-11-24 every accepted connection reset
-    /// the wait to 250 ms, and the same 3 s held 12 or more.
+    /// about 0, 0.25, 0.75 and 1.75 s (the next is due at 3.75 s); were every accepted connection to reset the wait to
+    /// 250 ms, the same 3 s would hold 12 or more.
     @Test func aServerThatAcceptsAndClosesAtOnceIsNotHammered() throws {
         let server = AcceptAndCloseServer()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

@@ -11,6 +11,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var flightProfile = FlightProfile.profile(.powered)
     public var traffic = TrafficConfiguration()
     public var alerts = AlertConfiguration()
+    public var radioTraffic = RadioTrafficConfiguration()
     /// Which inputs this run has at all (the status says "not available" rather than "no data" for the others).
     public var sources = InputSources()
     /// Why there will be no airfields at all (the database is missing or damaged), known at start.

@@ -9,6 +9,7 @@ public struct Engine: Sendable {
     public private(set) var airfields = AirfieldsState()
     public private(set) var flight = FlightState()
     public private(set) var traffic = TrafficState()
+    public private(set) var radioTraffic = RadioTrafficState()
     public private(set) var alerts = AlertBoard()
     /// The terrain under the next fix, when the shell has looked it up.
     private var terrain: TerrainSample?
@@ -79,6 +80,11 @@ public struct Engine: Sendable {
             traffic.receive(reply, at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
         case .trafficRejected(let reason):
             traffic.rejectedDatagram(reason)
+        case .radio(let radioEvent):
+            let ownPressureAltitudeFeet = baro.pressurisedCabinInferred ? nil
+                : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+            radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
+                               ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration.radioTraffic)
         case .endOfInput:
             flight.inputEnded(effects: &effects)
         case .airfields(let update):
@@ -100,6 +106,7 @@ public struct Engine: Sendable {
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
             traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                          ourUTC: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
+            radioTraffic.tick(at: at)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at
@@ -144,6 +151,6 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, alerts: alerts, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, alerts: alerts, lastTickAt: lastTickAt)
     }
 }

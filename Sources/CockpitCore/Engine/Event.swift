@@ -16,6 +16,8 @@ public enum Event: Sendable, Equatable {
     case trafficReply(TrafficPacket.Reply)
     /// A datagram dropped by the adapter, with the reason (counted).
     case trafficRejected(reason: String)
+    /// A radio traffic source's message, refusal or connection change (ADS-B, FLARM, OGN).
+    case radio(RadioInputEvent)
     /// A shell facility (the recorder, the flight log) stopped or works again: a fact the core cannot see itself.
     case facility(FacilityStatus)
     /// The input has ended (a replay reached the end of its file, or the daemon is stopping).

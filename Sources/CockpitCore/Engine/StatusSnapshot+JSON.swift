@@ -9,6 +9,7 @@ extension StatusSnapshot {
         ("hypoxia", { $0.hypoxiaJSON }),
         ("airfields", { $0.airfieldsJSON }),
         ("traffic", { $0.trafficJSON }),
+        ("radioTraffic", { $0.radioTrafficJSON }),
         ("alerts", { $0.alertsJSON }),
     ]
 

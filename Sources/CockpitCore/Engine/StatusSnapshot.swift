@@ -13,6 +13,7 @@ public struct StatusSnapshot: Sendable {
     public let airfields: AirfieldsState
     public let flight: FlightState
     public let traffic: TrafficState
+    public let radioTraffic: RadioTrafficState
     public let alerts: AlertBoard
     public let lastTickAt: MonotonicInstant?
 

@@ -24,6 +24,11 @@ public struct ReplaySummary: Sendable {
     public private(set) var secondsAbove10000Feet = 0.0
     public private(set) var firstAbove10000FeetUTC: UTCInstant?
     private var lastTick: MonotonicInstant?
+    /// Radio traffic (ADS-B, FLARM, OGN): messages about an aircraft, lines refused, and the aircraft heard with a
+    /// position (the first 10,000 addresses).
+    public private(set) var radioObservations = 0
+    public private(set) var radioRejected = 0
+    public private(set) var radioAircraftWithPosition: Set<RadioAddress> = []
 
     public init() {}
 
@@ -95,6 +100,16 @@ public struct ReplaySummary: Sendable {
             otherEvents += 1
             inputEvents += 1
             return
+        case .radio(let radio):
+            switch radio {
+            case .observation(let observation):
+                radioObservations += 1
+                if observation.latitudeDegrees != nil || observation.relativeNorthMeters != nil, radioAircraftWithPosition.count < 10_000 {
+                    radioAircraftWithPosition.insert(observation.address)
+                }
+            case .rejected: radioRejected += 1
+            case .other, .connected, .disconnected: otherEvents += 1
+            }
         case .gpsSource, .baroSource, .command:
             otherEvents += 1
         }
@@ -138,6 +153,11 @@ public struct ReplaySummary: Sendable {
             "announcements": .array(announcements.map { .object(["id": .string($0.id), "priority": .string($0.priority.rawValue),
                                                                  "text": .string($0.text)]) }),
             "announcementsCancelled": .integer(Int64(announcementsCancelled)),
+            "radioTraffic": .object([
+                "observations": .integer(Int64(radioObservations)),
+                "rejectedLines": .integer(Int64(radioRejected)),
+                "aircraftWithPosition": .array(radioAircraftWithPosition.sorted().map { .string("\($0.type.rawValue) \($0.hex)") }),
+            ]),
         ]
     }
 }

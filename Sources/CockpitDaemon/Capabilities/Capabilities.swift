@@ -11,6 +11,7 @@ public enum Capabilities {
         FlightSettings.self,
         FlightLogSettings.self,
         TrafficSettings.self,
+        RadioTrafficSettings.self,
         GDL90Settings.self, FLARMSettings.self,   // EFB outputs (docs/efb.md)
         AlertSettings.self,
         RecordingSettings.self,

@@ -1,5 +1,5 @@
 public import CockpitCore
-import CockpitIO
+public import CockpitIO
 public import CockpitDevices
 
 /// Where GPS comes from in the aircraft.
@@ -14,7 +14,7 @@ public struct GPSSettings: SettingsGroup {
         .init("gpsd", .value(name: "HOST:PORT"), modes: .run, replay: .liveInput, help: "gpsd to read GPS from, or 'none' to run without GPS.",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.gpsd = nil; return }
-                  guard let endpoint = GPSDSource.Endpoint(parsing: text) else { throw SettingError("must be HOST:PORT or 'none', not \"\(text)\"") }
+                  guard let endpoint = GPSDSource.Endpoint(parsing: text, defaultPort: 2947) else { throw SettingError("must be HOST:PORT or 'none', not \"\(text)\"") }
                   settings.gpsd = endpoint
               }, show: { $0.gpsd?.description ?? "none" }),
     ]

@@ -4,60 +4,20 @@ import Synchronization
 import CockpitCore
 public import NIOCore
 import NIOPosix
-import CockpitIO
+public import CockpitIO
 public import CockpitWire
 
 /// The live GPS source. libgps (`gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`) connects on a thread of its own —
 /// a connect may block, and the rest of the daemon never waits for it — and the connected socket is then read on the
-/// daemon's event loop (`GPSDLineHandler`): each report line is delivered there verbatim, to be recorded and decoded
+/// daemon's event loop (`LineSourceHandler`): each report line is delivered there verbatim, to be recorded and decoded
 /// by `GPSDReportDecoder`, exactly as in replay, with no thread hand-off per line (see docs/performance.md: the hand-off and
 /// the second thread's wake-ups were most of the live CPU per fix). When gpsd is absent, dies or restarts, the source
 /// reconnects: every 100 ms to a gpsd on this machine (a refused loopback connect costs microseconds, and a fix must
 /// be back within 2 s of gpsd accepting connections again), with backoff from 250 ms doubling to 10 s to a remote host
-/// (`GPSDReconnectDelay`).
+/// (`ReconnectDelay.network`).
 public final class GPSDSource: Sendable {
-    public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
-        public var host: String
-        public var port: String
-        public init(host: String, port: String) { self.host = host; self.port = port }
-
-        /// Parses `HOST:PORT`, `HOST` or `[v6]:PORT`; the port defaults to gpsd's 2947.
-        public init?(parsing text: String) {
-            var host = text
-            var port = "2947"
-            if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-                host = String(text[text.index(after: text.startIndex)..<close])
-                let rest = text[text.index(after: close)...]
-                if rest.hasPrefix(":") { port = String(rest.dropFirst()) }
-            } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
-                host = String(text[..<colon])
-                port = String(text[text.index(after: colon)...])
-            }
-            guard !host.isEmpty, let number = Int(port), (1...65535).contains(number) else { return nil }
-            self.host = host
-            self.port = port
-        }
-        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-
-        /// gpsd on this machine: `localhost`, 127.0.0.0/8 or ::1 (what Debian's gpsd.socket listens on).
-        public var isLocal: Bool {
-            let name = host.lowercased()
-            if name == "localhost" || name == "ip6-localhost" { return true }
-            var v4 = in_addr()
-            if inet_pton(AF_INET, name, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }   // 127.0.0.0/8
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
-            let bytes = withUnsafeBytes(of: v6) { Array($0) }
-            // ::1 in any spelling, and 127.0.0.0/8 mapped into IPv6 (::ffff:127.0.0.1, as a dual-stack listener reports it).
-            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-            return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
-        }
-    }
-
-    public static let initialBackoffSeconds = 0.25
-    public static let maximumBackoffSeconds = 10.0
-    /// Retry interval to a gpsd on this machine (loopback or `localhost`): constant, no backoff.
-    public static let localRetrySeconds = 0.1
+    /// gpsd's `HOST:PORT` (`NetworkEndpoint`, port 2947 when not given).
+    public typealias Endpoint = NetworkEndpoint
 
     public let endpoint: Endpoint
     /// Retry as to a gpsd on this machine (no backoff); `endpoint.isLocal` unless a test says otherwise.
@@ -102,7 +62,7 @@ public final class GPSDSource: Sendable {
     private func run() {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         defer { data.deallocate() }
-        var delay = GPSDReconnectDelay(local: retriesAsLocal)
+        var delay = ReconnectDelay.network(local: retriesAsLocal)
         var reportedDisconnected = false
         while !isStopped {
             memset(data, 0, MemoryLayout<gps_data_t>.size)
@@ -159,7 +119,11 @@ public final class GPSDSource: Sendable {
         do {
             let connection = try bootstrap.channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(GPSDLineHandler(deliver: deliver, isStopped: stopped))
+                    try channel.pipeline.syncOperations.addHandler(
+                        LineSourceHandler(source: GPSDWireDecoder.source, maximumLineBytes: GPSDReportDecoder.maximumLineBytes,
+                                          closedReason: "gpsd closed the connection",
+                                          disconnected: { .gpsSource(.disconnected(reason: $0)) },
+                                          deliver: deliver, isStopped: stopped))
                 }
             }.withConnectedSocket(fd).wait()
             channel.withLock { $0 = connection }

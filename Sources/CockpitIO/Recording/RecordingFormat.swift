@@ -125,6 +125,12 @@ public enum RecordingFormat {
         case .line(let source, let text):
             object["k"] = .string(source)
             object["line"] = .string(text)
+        case .lineSourceLink(let source, .connected(let endpoint)):
+            object["k"] = .string(source + ".connected")
+            object["endpoint"] = .string(endpoint)
+        case .lineSourceLink(let source, .disconnected(let reason)):
+            object["k"] = .string(source + ".disconnected")
+            object["reason"] = .string(reason)
         case .gpsFix(let fix):
             object["k"] = .string("fix")
             object["fix"] = .object(encode(fix))
@@ -184,6 +190,10 @@ public enum RecordingFormat {
         let input: RawInput
         switch kind {
         case let source where WireLineSources.isRegistered(source): input = .line(source: source, text: try string("line"))
+        case let link where link.hasSuffix(".connected") && WireLineSources.isRegistered(String(link.dropLast(".connected".count))):
+            input = .lineSourceLink(source: String(link.dropLast(".connected".count)), .connected(endpoint: try string("endpoint")))
+        case let link where link.hasSuffix(".disconnected") && WireLineSources.isRegistered(String(link.dropLast(".disconnected".count))):
+            input = .lineSourceLink(source: String(link.dropLast(".disconnected".count)), .disconnected(reason: try string("reason")))
         case "fix":
             guard let object = value["fix"]?.objectValue, let fix = decodeFix(object) else {
                 throw .badLine(line: lineNumber, reason: "bad fix")

@@ -1,0 +1,95 @@
+import RealModule
+
+/// Where a radio target is relative to the own aircraft, and on which datum its height was compared.
+public struct RadioRelative: Sendable, Equatable {
+    /// How the relative altitude was worked out: both heights on one datum, or unknown.
+    public enum AltitudeDatum: String, Sendable, Equatable {
+        /// ADS-B's barometric (pressure) altitude against the own cabin barometer's pressure altitude.
+        case pressure
+        /// ADS-B's geometric altitude against the own GPS height, both above the WGS-84 ellipsoid.
+        case ellipsoid
+        /// OGN's GNSS altitude against the own GPS altitude, both above mean sea level.
+        case meanSeaLevel = "msl"
+        /// The FLARM device's own relative vertical distance.
+        case flarmRelative = "flarm-relative"
+    }
+
+    public var latitudeDegrees: Double
+    public var longitudeDegrees: Double
+    /// The position moved on along its track at its speed to now (older than `RadioGeometry.deadReckonAfterSeconds`).
+    public var deadReckoned: Bool
+    public var positionAgeSeconds: Double
+    public var distanceNauticalMiles: Double
+    public var bearingTrueDegrees: Double
+    /// Target minus own, feet; nil when no datum serves both.
+    public var relativeAltitudeFeet: Double?
+    public var altitudeDatum: AltitudeDatum?
+}
+
+public enum RadioGeometry {
+    /// A position older than this is moved on along its track (ADS-B sends two a second).
+    public static let deadReckonAfterSeconds = 2.0
+    /// No position is moved on for longer than this: beyond it the target is shown where it was last heard.
+    public static let deadReckonAtMostSeconds = 20.0
+
+    /// The point `northMeters`, `eastMeters` from a position (flat earth: FLARM's range is a few kilometres).
+    public static func offset(latitudeDegrees: Double, longitudeDegrees: Double, northMeters: Double, eastMeters: Double)
+        -> (latitude: Double, longitude: Double) {
+        let radius = GreatCircle.meanEarthRadiusMeters
+        let latitude = latitudeDegrees + northMeters / radius * 180 / .pi
+        let cosine = Double.cos(latitudeDegrees * .pi / 180)
+        let longitude = longitudeDegrees + (cosine > 1e-6 ? eastMeters / (radius * cosine) * 180 / .pi : 0)
+        return (latitude, longitude)
+    }
+
+    /// The target placed relative to the own fix at `now`; nil without a position on either side.
+    public static func relative(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?) -> RadioRelative? {
+        guard own.hasValidPosition, let ownLatitude = own.latitudeDegrees, let ownLongitude = own.longitudeDegrees,
+              let position = target.position else { return nil }
+        var latitude = position.value.latitudeDegrees, longitude = position.value.longitudeDegrees
+        let age = max(0, now.seconds(since: position.at))
+        var deadReckoned = false
+        if age > deadReckonAfterSeconds, let speed = target.groundSpeedKnots?.value, let track = target.trackTrueDegrees?.value, speed > 0 {
+            let meters = speed * UnitConversions.metersPerNauticalMile / 3600 * min(age, deadReckonAtMostSeconds)
+            (latitude, longitude) = TrafficGeometry.destination(latitude: latitude, longitude: longitude, meters: meters, courseDegrees: track)
+            deadReckoned = true
+        }
+        let inverse = Ellipsoid.inverse(latitude1: ownLatitude, longitude1: ownLongitude, latitude2: latitude, longitude2: longitude)
+        let (difference, datum) = relativeAltitude(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet)
+        return RadioRelative(latitudeDegrees: latitude, longitudeDegrees: longitude, deadReckoned: deadReckoned, positionAgeSeconds: age,
+                             distanceNauticalMiles: inverse.distanceMeters / UnitConversions.metersPerNauticalMile,
+                             bearingTrueDegrees: inverse.initialBearingDegrees, relativeAltitudeFeet: difference, altitudeDatum: datum)
+    }
+
+    /// Target altitude minus own on the first datum both sides have, in this order: the FLARM device's own relative
+    /// vertical; pressure altitude against the own cabin barometer (fresh, unpressurised); geometric against the own
+    /// ellipsoid height; GNSS MSL against the own MSL. Nil when none serves: never one datum against another.
+    public static func relativeAltitude(_ target: RadioTarget, own: GPSFix, ownPressureAltitudeFeet: Double?) -> (Double?, RadioRelative.AltitudeDatum?) {
+        if let vertical = target.relativeVerticalMeters {
+            return (UnitConversions.feet(fromMeters: vertical.value), .flarmRelative)
+        }
+        if let theirs = target.pressureAltitudeFeet?.value, let ours = ownPressureAltitudeFeet {
+            return (theirs - ours, .pressure)
+        }
+        if let theirs = target.geometricAltitudeHAEFeet?.value, let ours = own.altitudeHAEMeters {
+            return (theirs - UnitConversions.feet(fromMeters: ours), .ellipsoid)
+        }
+        if let theirs = target.gnssAltitudeMSLFeet?.value, let ours = own.altitudeMSLMeters {
+            return (theirs - UnitConversions.feet(fromMeters: ours), .meanSeaLevel)
+        }
+        return (nil, nil)
+    }
+
+    /// Whether the target is where the own aircraft is now (`RadioTrafficState.OwnshipLearning`): false when the own
+    /// aircraft is slow, or when no datum compares the heights.
+    static func isCoLocated(_ target: RadioTarget, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?) -> Bool {
+        typealias Rule = RadioTrafficState.OwnshipLearning
+        guard let own, let speed = own.groundSpeedMetersPerSecond,
+              speed * 3600 / UnitConversions.metersPerNauticalMile >= Rule.minimumSpeedKnots,
+              let position = target.position, at.seconds(since: position.at) <= deadReckonAfterSeconds,
+              let relative = relative(target, now: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet),
+              let vertical = relative.relativeAltitudeFeet else { return false }
+        let limitMeters = (own.horizontalErrorMeters ?? 10) + speed * Rule.latencySeconds + Rule.marginMeters
+        return relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile <= limitMeters && abs(vertical) <= Rule.verticalFeet
+    }
+}

@@ -1,0 +1,111 @@
+/// A receiver the box reads radio traffic from: a decoder pilots already run (dump1090's SBS-1 stream, a FLARM
+/// device's NMEA, OGN's APRS). The raw value is the source's name in the settings, the recording and the status.
+public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
+    case adsbSBS = "adsb-sbs"
+    case flarm
+    case ogn
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    /// A target heard only from this source is dropped this long after its last message. ADS-B positions come
+    /// twice a second and dump1090 itself forgets an aircraft after 60 s; FLARM sends every second; OGN beacons come
+    /// every few seconds to 20 s on the ground. Longer is a stale picture, shorter drops targets between reports.
+    public var staleAfterSeconds: Double {
+        switch self {
+        case .adsbSBS: 20
+        case .flarm: 6
+        case .ogn: 30
+        }
+    }
+}
+
+/// The kind of a 24-bit address: one aircraft heard by two receivers under the same kind and value is one target.
+public enum RadioAddressType: String, Sendable, Equatable, Hashable, Comparable {
+    /// An ICAO 24-bit aircraft address (ADS-B, Mode S; FLARM and OGN devices that send it).
+    case icao
+    /// FLARM's own device identifier.
+    case flarm
+    /// An OGN tracker's identifier.
+    case ogn
+    /// A random identifier (a FLARM in privacy mode, a relay target).
+    case random
+    /// dump1090's `~` addresses: TIS-B or ADS-R targets without an ICAO address, a ground station's track number.
+    case nonICAO = "non-icao"
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+public struct RadioAddress: Sendable, Equatable, Hashable, Comparable {
+    public var type: RadioAddressType
+    /// 24 bits.
+    public var value: UInt32
+
+    public init(type: RadioAddressType, value: UInt32) {
+        self.type = type
+        self.value = value & 0xFF_FFFF
+    }
+
+    /// Six upper-case hex digits, as every receiver prints it.
+    public var hex: String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.type != b.type ? a.type < b.type : a.value < b.value }
+}
+
+/// What one message of a radio source says of one aircraft: only the values that message carries, each with its
+/// datum in its name; nil is "this message does not say", never zero. The core merges observations into targets.
+public struct RadioObservation: Sendable, Equatable {
+    public var source: RadioSourceKind
+    public var address: RadioAddress
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    /// FLARM's position relative to the ownship (metres north, east, and above).
+    public var relativeNorthMeters: Double?
+    public var relativeEastMeters: Double?
+    public var relativeVerticalMeters: Double?
+    /// Pressure altitude (1013.25 hPa): ADS-B's barometric altitude.
+    public var pressureAltitudeFeet: Double?
+    /// Height above the WGS-84 ellipsoid: ADS-B's geometric altitude.
+    public var geometricAltitudeHAEFeet: Double?
+    /// GNSS altitude above mean sea level: OGN's `A=` altitude.
+    public var gnssAltitudeMSLFeet: Double?
+    public var groundSpeedKnots: Double?
+    public var trackTrueDegrees: Double?
+    public var verticalRateFeetPerMinute: Double?
+    public var callsign: String?
+    /// Mode A code, four octal digits.
+    public var squawk: String?
+    public var onGround: Bool?
+    /// A FLARM device's own alarm level for this target (0–3), kept as the device said it.
+    public var alarmLevel: Int?
+    /// The aircraft asked not to be tracked (OGN's no-track bit): shown, never logged, never forwarded.
+    public var noTrack = false
+    /// The aircraft is in stealth mode (OGN, FLARM): shown only when near.
+    public var stealth = false
+
+    public init(source: RadioSourceKind, address: RadioAddress) {
+        self.source = source
+        self.address = address
+    }
+
+    /// True when the message carries anything about the aircraft (a type-7 SBS message with no altitude carries
+    /// nothing the picture uses).
+    public var saysAnything: Bool {
+        latitudeDegrees != nil || relativeNorthMeters != nil || pressureAltitudeFeet != nil || geometricAltitudeHAEFeet != nil
+            || gnssAltitudeMSLFeet != nil || groundSpeedKnots != nil || trackTrueDegrees != nil || verticalRateFeetPerMinute != nil
+            || callsign != nil || squawk != nil || onGround != nil || alarmLevel != nil
+    }
+}
+
+/// What a radio source's adapter and decoder tell the core.
+public enum RadioInputEvent: Sendable, Equatable {
+    case observation(RadioObservation)
+    /// A line the decoder refused, with the reason (counted by reason; never a target).
+    case rejected(source: RadioSourceKind, reason: String)
+    /// A line that is well formed but says nothing of an aircraft (a receiver beacon, a FLARM status line).
+    case other(source: RadioSourceKind)
+    case connected(source: RadioSourceKind, endpoint: String)
+    case disconnected(source: RadioSourceKind, reason: String)
+}

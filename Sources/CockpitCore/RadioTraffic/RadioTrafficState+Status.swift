@@ -1,0 +1,101 @@
+/// The `radioTraffic` section of the status: every radio source in words, every target with its sources and the datum
+/// its relative altitude was worked out on, and the own aircraft (never among the targets).
+extension StatusSnapshot {
+    /// A source that sent nothing for this long while connected is said to be silent (dump1090 sends a line for every
+    /// message it decodes; a FLARM device one a second; an OGN receiver's beacons come at least every few minutes).
+    static func radioSilentAfterSeconds(_ source: RadioSourceKind) -> Double {
+        switch source {
+        case .adsbSBS: 60
+        case .flarm: 10
+        case .ogn: 300
+        }
+    }
+
+    var radioTrafficJSON: JSONObject {
+        let radio = self.radioTraffic
+        var sourcesObject = JSONObject()
+        let names = Set(configuration.radioTraffic.sources).union(radio.sources.keys).sorted()
+        for source in names {
+            let status = radio.sources[source] ?? RadioTrafficState.SourceStatus()
+            let quietFor = (status.lastLineAt ?? lastTickAt).map { monotonic.seconds(since: $0) }
+            let silent = status.connected && (quietFor ?? 0) >= Self.radioSilentAfterSeconds(source)
+            var rejected = JSONObject()
+            for (reason, count) in status.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
+            let state: String
+            if !configuration.radioTraffic.sources.contains(source) {
+                state = "from the recording"
+            } else if !status.connected {
+                state = status.connections == 0 ? "not connected yet" : "disconnected"
+            } else {
+                state = silent ? "connected, but silent" : "receiving"
+            }
+            sourcesObject[source.rawValue] = .object([
+                "state": .string(state),
+                "connected": .bool(status.connected),
+                "endpoint": .optional(status.endpoint),
+                "connections": .integer(Int64(status.connections)),
+                "lastDisconnectReason": .optional(status.lastDisconnectReason),
+                "lines": .integer(Int64(status.lines)),
+                "observations": .integer(Int64(status.observations)),
+                "otherLines": .integer(Int64(status.other)),
+                "rejected": .object(rejected),
+                "lastLineAgeSeconds": .number(status.lastLineAt.map { monotonic.seconds(since: $0) }, decimals: 1),
+                "silent": .bool(silent),
+            ])
+        }
+        let own = currentFix
+        let ownPressure = EFBPicture.honestPressureAltitudeFeet(self)
+        var rows: [(Double, RadioAddress, JSONObject)] = []
+        for target in radio.targets.values {
+            let relative = own.flatMap { RadioGeometry.relative(target, now: monotonic, own: $0, ownPressureAltitudeFeet: ownPressure) }
+            rows.append((relative?.distanceNauticalMiles ?? .infinity, target.address, Self.radioTargetJSON(target, relative: relative, now: monotonic)))
+        }
+        rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var ownship: [JSONValue] = []
+        for (address, reason) in radio.ownship.sorted(by: { $0.key < $1.key }) {
+            ownship.append(.object(["address": .string(address.hex), "addressType": .string(address.type.rawValue), "reason": .string(reason.rawValue)]))
+        }
+        return [
+            "available": .bool(!names.isEmpty),
+            "sources": .object(sourcesObject),
+            "targetCount": .integer(Int64(rows.count)),
+            "maximumTargets": .integer(Int64(configuration.radioTraffic.maximumTargets)),
+            "droppedForSpace": .integer(Int64(radio.droppedForSpace)),
+            "agedOut": .integer(Int64(radio.agedOut)),
+            "ownship": .array(ownship),
+            "ownshipMessages": .integer(Int64(radio.ownshipMessages)),
+            "targets": .array(rows.map { .object($0.2) }),
+        ]
+    }
+
+    static func radioTargetJSON(_ target: RadioTarget, relative: RadioRelative?, now: MonotonicInstant) -> JSONObject {
+        let position = target.position?.value
+        return [
+            "address": .string(target.address.hex),
+            "addressType": .string(target.address.type.rawValue),
+            "sources": .array(target.sources.map { .string($0.rawValue) }),
+            "callsign": .optional(target.callsign?.value),
+            "squawk": .optional(target.squawk?.value),
+            "ageSeconds": .number(now.seconds(since: target.lastHeardAt), decimals: 1),
+            "latitudeDegrees": .number(relative?.latitudeDegrees ?? position?.latitudeDegrees, decimals: 5),
+            "longitudeDegrees": .number(relative?.longitudeDegrees ?? position?.longitudeDegrees, decimals: 5),
+            "positionAgeSeconds": .number(target.position.map { now.seconds(since: $0.at) }, decimals: 1),
+            "positionFromRelative": .optional(position?.fromRelative),
+            "deadReckoned": .bool(relative?.deadReckoned ?? false),
+            "pressureAltitudeFeet": .number(target.pressureAltitudeFeet?.value, decimals: 0),
+            "geometricAltitudeHAEFeet": .number(target.geometricAltitudeHAEFeet?.value, decimals: 0),
+            "gnssAltitudeMSLFeet": .number(target.gnssAltitudeMSLFeet?.value, decimals: 0),
+            "groundSpeedKnots": .number(target.groundSpeedKnots?.value, decimals: 0),
+            "trackTrueDegrees": .number(target.trackTrueDegrees?.value, decimals: 0),
+            "verticalRateFeetPerMinute": .number(target.verticalRateFeetPerMinute?.value, decimals: 0),
+            "onGround": .optional(target.onGround?.value),
+            "alarmLevel": .optional(target.alarmLevel?.value),
+            "noTrack": .bool(target.noTrack),
+            "stealth": .bool(target.stealth),
+            "distanceNauticalMiles": .number(relative?.distanceNauticalMiles, decimals: 2),
+            "bearingTrueDegrees": .number(relative?.bearingTrueDegrees, decimals: 0),
+            "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
+            "relativeAltitudeDatum": .optional(relative?.altitudeDatum?.rawValue),
+        ]
+    }
+}

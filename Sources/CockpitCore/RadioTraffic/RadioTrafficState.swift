@@ -1,0 +1,207 @@
+/// Settings of the radio-traffic picture the core needs.
+public struct RadioTrafficConfiguration: Sendable, Equatable {
+    /// The sources this run reads (configured, or found in the recording being replayed).
+    public var sources: Set<RadioSourceKind> = []
+    /// The own aircraft's addresses (ICAO or FLARM ID, 24 bits): a pilot may fly several aircraft. A target with one
+    /// of them is the ownship, whatever kind of address its source says it is.
+    public var ownshipAddresses: Set<UInt32> = []
+    /// At most this many targets; a new one beyond it replaces the one heard longest ago (counted).
+    public var maximumTargets = 500
+    public init() {}
+}
+
+/// One aircraft of the radio picture: the latest value of each quantity with the time it was heard.
+public struct RadioTarget: Sendable, Equatable {
+    public struct Timed<Value: Sendable & Equatable>: Sendable, Equatable {
+        public var value: Value
+        public var at: MonotonicInstant
+        public var source: RadioSourceKind
+    }
+    public struct Position: Sendable, Equatable {
+        public var latitudeDegrees: Double
+        public var longitudeDegrees: Double
+        /// Placed from a FLARM relative position and the own fix it was relative to.
+        public var fromRelative: Bool
+    }
+
+    public let address: RadioAddress
+    public var firstHeardAt: MonotonicInstant
+    /// The last message of each source that heard it.
+    public var heardAt: [RadioSourceKind: MonotonicInstant] = [:]
+    public var position: Timed<Position>?
+    public var pressureAltitudeFeet: Timed<Double>?
+    public var geometricAltitudeHAEFeet: Timed<Double>?
+    public var gnssAltitudeMSLFeet: Timed<Double>?
+    public var relativeVerticalMeters: Timed<Double>?
+    public var groundSpeedKnots: Timed<Double>?
+    public var trackTrueDegrees: Timed<Double>?
+    public var verticalRateFeetPerMinute: Timed<Double>?
+    public var callsign: Timed<String>?
+    public var squawk: Timed<String>?
+    public var onGround: Timed<Bool>?
+    public var alarmLevel: Timed<Int>?
+    public var noTrack = false
+    public var stealth = false
+    /// Since when it has stayed where the own aircraft is (ownship learning), nil when it has not.
+    var coLocatedSince: MonotonicInstant?
+
+    init(address: RadioAddress, at: MonotonicInstant) {
+        self.address = address
+        firstHeardAt = at
+    }
+
+    public var lastHeardAt: MonotonicInstant { heardAt.values.max() ?? firstHeardAt }
+    /// Its sources, in name order.
+    public var sources: [RadioSourceKind] { heardAt.keys.sorted() }
+}
+
+/// Why a target is the own aircraft.
+public enum OwnshipReason: String, Sendable, Equatable {
+    /// Its address is one of `ownship-address`.
+    case configured
+    /// It stayed where the own aircraft is while moving (`RadioTrafficState.ownshipLearning`).
+    case learned
+}
+
+/// The radio sources' state, the targets they hear, and the own aircraft among them (kept apart, never a target).
+public struct RadioTrafficState: Sendable, Equatable {
+    public struct SourceStatus: Sendable, Equatable {
+        public var connected = false
+        public var endpoint: String?
+        public var lastDisconnectReason: String?
+        public var connections = 0
+        /// Every line the decoder was handed lands in exactly one of these.
+        public var observations = 0
+        public var other = 0
+        public var rejected: [String: Int] = [:]
+        public var lastLineAt: MonotonicInstant?
+        public var lines: Int { observations + other + rejected.values.reduce(0, +) }
+    }
+
+    public private(set) var targets: [RadioAddress: RadioTarget] = [:]
+    public private(set) var sources: [RadioSourceKind: SourceStatus] = [:]
+    /// The own aircraft's addresses seen on the radio, and why each is ours.
+    public private(set) var ownship: [RadioAddress: OwnshipReason] = [:]
+    /// Messages about the own aircraft (used for nothing but this count).
+    public private(set) var ownshipMessages = 0
+    /// Targets dropped to make room for a new one (`maximumTargets`).
+    public private(set) var droppedForSpace = 0
+    /// Targets dropped because no source heard them within its `staleAfterSeconds`.
+    public private(set) var agedOut = 0
+
+    public init() {}
+
+    /// Co-location that makes a target the own aircraft: horizontally within the fix's error plus how far the own
+    /// aircraft moves in `latencySeconds` (the receiver's and the decoder's delay) plus `marginMeters`, vertically
+    /// within `verticalFeet`, continuously for `seconds`, while the own aircraft moves at `minimumSpeedKnots` or more
+    /// (parked next to another aircraft, both would be co-located).
+    public enum OwnshipLearning {
+        public static let latencySeconds = 2.0
+        public static let marginMeters = 30.0
+        public static let verticalFeet = 300.0
+        public static let seconds = 10.0
+        public static let minimumSpeedKnots = 30.0
+    }
+
+    /// `own`: the current fix; `ownPressureAltitudeFeet`: the cabin barometer's pressure altitude when fresh and the
+    /// cabin is not pressurised (the only own altitude on ADS-B's barometric datum).
+    public mutating func apply(_ event: RadioInputEvent, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?,
+                               configuration: RadioTrafficConfiguration) {
+        switch event {
+        case .connected(let source, let endpoint):
+            sources[source, default: SourceStatus()].connected = true
+            sources[source, default: SourceStatus()].endpoint = endpoint
+            sources[source, default: SourceStatus()].connections += 1
+        case .disconnected(let source, let reason):
+            sources[source, default: SourceStatus()].connected = false
+            sources[source, default: SourceStatus()].lastDisconnectReason = reason
+        case .rejected(let source, let reason):
+            sources[source, default: SourceStatus()].rejected[reason, default: 0] += 1
+            sources[source, default: SourceStatus()].lastLineAt = at
+        case .other(let source):
+            sources[source, default: SourceStatus()].other += 1
+            sources[source, default: SourceStatus()].lastLineAt = at
+        case .observation(let observation):
+            sources[observation.source, default: SourceStatus()].observations += 1
+            sources[observation.source, default: SourceStatus()].lastLineAt = at
+            merge(observation, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration)
+        }
+    }
+
+    private mutating func merge(_ observation: RadioObservation, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?,
+                                configuration: RadioTrafficConfiguration) {
+        let address = observation.address
+        if configuration.ownshipAddresses.contains(address.value) {
+            ownship[address] = .configured
+        }
+        if ownship[address] != nil {
+            ownshipMessages += 1
+            targets[address] = nil
+            return
+        }
+        guard observation.saysAnything else { return }
+        if targets[address] == nil {
+            if targets.count >= configuration.maximumTargets, let oldest = targets.values.min(by: { $0.lastHeardAt < $1.lastHeardAt }) {
+                targets[oldest.address] = nil
+                droppedForSpace += 1
+            }
+            targets[address] = RadioTarget(address: address, at: at)
+        }
+        targets[address]!.absorb(observation, at: at, own: own)
+        if learnsOwnship(address, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet) {
+            ownship[address] = .learned
+            targets[address] = nil
+        }
+    }
+
+    /// Updates the target's co-location with the own fix; true once it has lasted `OwnshipLearning.seconds`.
+    private mutating func learnsOwnship(_ address: RadioAddress, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?) -> Bool {
+        guard let target = targets[address] else { return false }
+        let together = RadioGeometry.isCoLocated(target, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet)
+        if !together {
+            targets[address]!.coLocatedSince = nil
+            return false
+        }
+        let since = target.coLocatedSince ?? at
+        targets[address]!.coLocatedSince = since
+        return at.seconds(since: since) >= OwnshipLearning.seconds
+    }
+
+    /// Drops every target no source has heard within that source's `staleAfterSeconds`.
+    public mutating func tick(at: MonotonicInstant) {
+        let before = targets.count
+        targets = targets.filter { _, target in
+            target.heardAt.contains { source, heard in at.seconds(since: heard) <= source.staleAfterSeconds }
+        }
+        agedOut += before - targets.count
+    }
+}
+
+extension RadioTarget {
+    mutating func absorb(_ o: RadioObservation, at: MonotonicInstant, own: GPSFix?) {
+        let s = o.source
+        heardAt[s] = at
+        if let latitude = o.latitudeDegrees, let longitude = o.longitudeDegrees {
+            position = Timed(value: Position(latitudeDegrees: latitude, longitudeDegrees: longitude, fromRelative: false), at: at, source: s)
+        } else if let north = o.relativeNorthMeters, let east = o.relativeEastMeters, let own, own.hasValidPosition,
+                  let latitude = own.latitudeDegrees, let longitude = own.longitudeDegrees {
+            let placed = RadioGeometry.offset(latitudeDegrees: latitude, longitudeDegrees: longitude, northMeters: north, eastMeters: east)
+            position = Timed(value: Position(latitudeDegrees: placed.latitude, longitudeDegrees: placed.longitude, fromRelative: true),
+                             at: at, source: s)
+        }
+        func set<V>(_ field: inout Timed<V>?, _ value: V?) { if let value { field = Timed(value: value, at: at, source: s) } }
+        set(&pressureAltitudeFeet, o.pressureAltitudeFeet)
+        set(&geometricAltitudeHAEFeet, o.geometricAltitudeHAEFeet)
+        set(&gnssAltitudeMSLFeet, o.gnssAltitudeMSLFeet)
+        set(&relativeVerticalMeters, o.relativeVerticalMeters)
+        set(&groundSpeedKnots, o.groundSpeedKnots)
+        set(&trackTrueDegrees, o.trackTrueDegrees)
+        set(&verticalRateFeetPerMinute, o.verticalRateFeetPerMinute)
+        set(&callsign, o.callsign)
+        set(&squawk, o.squawk)
+        set(&onGround, o.onGround)
+        set(&alarmLevel, o.alarmLevel)
+        noTrack = noTrack || o.noTrack
+        stealth = o.stealth
+    }
+}

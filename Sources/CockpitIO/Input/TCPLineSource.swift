@@ -1,0 +1,151 @@
+import Glibc
+import Synchronization
+import CockpitCore
+public import NIOCore
+import NIOPosix
+public import CockpitWire
+
+/// A line-oriented TCP input (dump1090's SBS-1 port, an OGN decoder's APRS port): connects on a thread of its own (a
+/// connect may block; the rest of the daemon never waits for it), reads on the daemon's event loop, and hands every
+/// line verbatim, with the instant its segment arrived, to `deliver` as `RawInput.line` of its source — recorded and
+/// decoded by the same code in replay. Connection changes are `RawInput.lineSourceLink`. When the server is absent or
+/// goes, it reconnects with `ReconnectDelay.network` (every 100 ms on this machine, 250 ms doubling to 10 s to
+/// another host). Lines longer than `maximumLineBytes` reach the decoder cut, to be refused there.
+public final class TCPLineSource: Sendable {
+    public let source: String
+    public let endpoint: NetworkEndpoint
+    private let maximumLineBytes: Int
+    private let loop: any EventLoop
+    private let deliver: @Sendable (TimedInput) -> Void
+    private let stopped = Atomic<Bool>(false)
+    private let channel = Mutex<(any Channel)?>(nil)
+
+    /// `deliver` is called on `loop` only, in arrival order: connection changes and every line.
+    public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, loop: any EventLoop,
+                deliver: @escaping @Sendable (TimedInput) -> Void) {
+        self.source = source
+        self.endpoint = endpoint
+        self.maximumLineBytes = maximumLineBytes
+        self.loop = loop
+        self.deliver = deliver
+    }
+
+    public func start() {
+        do {
+            try BackgroundThread.start(name: "\(source)-source") { [self] in run() }
+        } catch {
+            submit(.disconnected(reason: error.description))
+        }
+    }
+
+    /// Closes the connection and asks the thread to stop; it notices within 50 ms.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+        channel.withLock { $0 }?.close(promise: nil)
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    private func submit(_ link: LineSourceLink) {
+        let time = MonotonicClock.now(), deliver = self.deliver, source = self.source
+        loop.execute { deliver(TimedInput(time: time, input: .lineSourceLink(source: source, link))) }
+    }
+
+    private func run() {
+        var delay = ReconnectDelay.network(local: endpoint.isLocal)
+        var reportedDisconnected = false
+        while !isStopped {
+            guard let port = Int(endpoint.port), let bootstrap = ClientBootstrap(validatingGroup: loop) else {
+                submit(.disconnected(reason: "cannot connect to \(endpoint): no event loop for sockets"))
+                return
+            }
+            let source = self.source, deliver = self.deliver, limit = maximumLineBytes
+            let isStopped: @Sendable () -> Bool = { [self] in self.isStopped }
+            let connection: any Channel
+            do {
+                connection = try bootstrap
+                    .connectTimeout(.seconds(5))
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                LineSourceHandler(source: source, maximumLineBytes: limit, deliver: deliver, isStopped: isStopped))
+                        }
+                    }
+                    .connect(host: endpoint.host, port: port).wait()
+            } catch {
+                if !reportedDisconnected {
+                    submit(.disconnected(reason: "cannot connect to \(endpoint): \(error)"))
+                    reportedDisconnected = true
+                }
+                sleep(seconds: delay.afterFailedAttempt())
+                continue
+            }
+            submit(.connected(endpoint: endpoint.description))
+            reportedDisconnected = false
+            let connected = MonotonicClock.now()
+            channel.withLock { $0 = connection }
+            if self.isStopped { connection.close(promise: nil) }
+            try? connection.closeFuture.wait()   // the handler reports the disconnect, after the last line
+            channel.withLock { $0 = nil }
+            if self.isStopped { break }
+            reportedDisconnected = true
+            sleep(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
+        }
+    }
+
+    private func sleep(seconds: Double) {
+        var remaining = seconds
+        while remaining > 0 && !isStopped {
+            let slice = min(remaining, 0.05)
+            usleep(UInt32(slice * 1_000_000))
+            remaining -= slice
+        }
+    }
+}
+
+/// Frames a line source's stream on the event loop and delivers each line as it is framed, then the end of the
+/// connection (with the read error, or `closedReason`) unless the source was stopped.
+public final class LineSourceHandler: ChannelInboundHandler {
+    public typealias InboundIn = ByteBuffer
+
+    private let source: String
+    private var framer: LineFramer
+    private let deliver: @Sendable (TimedInput) -> Void
+    private let isStopped: @Sendable () -> Bool
+    private let disconnected: @Sendable (String) -> RawInput
+    private let closedReason: String
+    private var failure: String?
+
+    /// `disconnected`: the raw record for the connection's end (a line source's `lineSourceLink`; gpsd's own record).
+    public init(source: String, maximumLineBytes: Int, closedReason: String = "the server closed the connection",
+                disconnected: (@Sendable (String) -> RawInput)? = nil,
+                deliver: @escaping @Sendable (TimedInput) -> Void, isStopped: @escaping @Sendable () -> Bool) {
+        self.source = source
+        framer = LineFramer(maximumLineBytes: maximumLineBytes)
+        self.deliver = deliver
+        self.isStopped = isStopped
+        self.closedReason = closedReason
+        self.disconnected = disconnected ?? { reason in .lineSourceLink(source: source, .disconnected(reason: reason)) }
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let arrived = MonotonicClock.now()   // one clock reading per segment read: every line in it arrived then
+        let buffer = unwrapInboundIn(data)
+        let deliver = self.deliver, source = self.source
+        buffer.withUnsafeReadableBytes { bytes in
+            framer.append(bytes) { line in deliver(TimedInput(time: arrived, input: .line(source: source, text: line))) }
+        }
+    }
+
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if failure == nil { failure = "read failed: \(error)" }
+        context.close(promise: nil)
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        if !isStopped() {
+            deliver(TimedInput(time: MonotonicClock.now(), input: disconnected(failure ?? closedReason)))
+        }
+        context.fireChannelInactive()
+    }
+}
