@@ -144,3 +144,33 @@ seed("airfield-index", b"\x08" + stored(near[:9]))
 seed("airfield-index", b"\x06" + small[:40] + b"\xff" * 8 + small[48:-8] + b"\x00" * 8)
 seed("airfield-index", b"\x07" + image(near[:20], 0)[:100] + b"\x00" * 40 + image(near[:20], 0)[140:])
 seed("airfield-index", b"\x00" + small[:30])
+
+# Radio traffic (docs/radio-traffic-formats.md): lines of the real recordings in Tests/Fixtures/radio-traffic/ (see
+# its SOURCE.md), each corpus directory with the licence file of the data it copies.
+import shutil
+radio = os.path.join(root, "Tests", "Fixtures", "radio-traffic")
+def radio_lines(name, start, count):
+    with open(os.path.join(radio, name), "rb") as f: return b"\n".join(f.read().split(b"\n")[start:start + count]) + b"\n"
+def radio_licence(target, name):
+    shutil.copyfile(os.path.join(radio, name), os.path.join(out, target, os.path.basename(name)))
+# sbs-line: dump1090-mutability's SBS output (BSD-3-Clause, derived from antirez/dump1090's modes1.bin).
+seed("sbs-line", radio_lines("adsb/modes1.sbs", 0, 40))
+seed("sbs-line", radio_lines("adsb/modes1.sbs", 280, 39))
+seed("sbs-line", "MSG,3,1,1,~A1B2C3,1,,,,,N123AB,3500H,101.5,359.9,-33.5,-70.25,64,7700,-1,-1,-1,-1\r\n\r\n"
+     "STA,,5,179,400AE7,10103,2008/11/28,14:58:51.153,2008/11/28,14:58:51.153,RM\r\n")
+radio_licence("sbs-line", "adsb/LICENSE.antirez-dump1090")
+# flarm-nmea: FlarmTerminal's real serial logs (MIT): a live contact, the head-on simulation's end (9-field PFLAU),
+# the start-up of an LXN unit (self-test text, PFLAE, PFLAV), the line with binary noise and the truncated end.
+seed("flarm-nmea", radio_lines("flarm/serial_log_contact_B88965.txt", 0, 40))
+seed("flarm-nmea", radio_lines("flarm/PowerMouse_Simulation_S1.txt", 120, 56))
+seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 0, 24))
+seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 2845, 12))
+seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 3090, 8))
+radio_licence("flarm-nmea", "flarm/LICENSE.FlarmTerminal")
+# ogn-aprs: Sven Schwyn's recording of the OGN APRS-IS feed (MIT): server comments, aircraft, receiver beacons and
+# status lines, a relayed tracker.
+with open(os.path.join(radio, "ogn", "beacons.txt"), "rb") as f: beacons = f.read().split(b"\n")
+seed("ogn-aprs", b"\n".join(beacons[0:30]) + b"\n")
+seed("ogn-aprs", b"\n".join([l for l in beacons if b"qAC" in l][:16]) + b"\n")
+seed("ogn-aprs", b"\n".join([l for l in beacons if b"RELAY" in l or b" FL" in l or b" id8" in l][:16]) + b"\n")
+radio_licence("ogn-aprs", "ogn/LICENSE.ogn_client-ruby")

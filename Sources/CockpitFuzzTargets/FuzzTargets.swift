@@ -42,6 +42,12 @@ public enum FuzzTargets {
                    run: AirfieldIndexFuzz.index),
         FuzzTarget(name: "bmp280", summary: "BMP280 calibration check and compensation from raw register bytes",
                    maximumInputBytes: 64, run: InputFuzz.bmp280),
+        FuzzTarget(name: "sbs-line", summary: "SBS-1 (BaseStation) lines from dump1090/readsb, decoded and merged per aircraft",
+                   maximumInputBytes: 8192, run: RadioFuzz.sbsLines),
+        FuzzTarget(name: "flarm-nmea", summary: "FLARM data-port NMEA lines: checksum, PFLAU, PFLAA, PFLAE, PFLAV",
+                   maximumInputBytes: 8192, run: RadioFuzz.flarmNMEA),
+        FuzzTarget(name: "ogn-aprs", summary: "OGN APRS lines: aircraft beacons (position, id flags) and what is not one",
+                   maximumInputBytes: 8192, run: RadioFuzz.ognAPRS),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
