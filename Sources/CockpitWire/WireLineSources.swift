@@ -24,6 +24,7 @@ extension WireLineDecoder {
 public enum WireLineSources {
     public static let all: [any WireLineDecoder.Type] = [
         GPSDWireDecoder.self,
+        SBSWireDecoder.self,
     ]
 
     public static func isRegistered(_ source: String) -> Bool { all.contains { $0.source == source } }

@@ -11,6 +11,15 @@ public enum NMEAWriter {
         public var altitudeMSLMeters: Double
         public var speedKnots: Double
         public var trackDegrees: Double
+
+        public init(utc: UTCInstant, latitude: Double, longitude: Double, altitudeMSLMeters: Double, speedKnots: Double, trackDegrees: Double) {
+            self.utc = utc
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitudeMSLMeters = altitudeMSLMeters
+            self.speedKnots = speedKnots
+            self.trackDegrees = trackDegrees
+        }
     }
 
     static func checksum(_ body: String) -> String {

@@ -77,11 +77,15 @@ extension StatusSnapshot {
             "callsign": .optional(target.callsign?.value),
             "squawk": .optional(target.squawk?.value),
             "ageSeconds": .number(now.seconds(since: target.lastHeardAt), decimals: 1),
-            "latitudeDegrees": .number(relative?.latitudeDegrees ?? position?.latitudeDegrees, decimals: 5),
-            "longitudeDegrees": .number(relative?.longitudeDegrees ?? position?.longitudeDegrees, decimals: 5),
+            // Where it was last heard, as its source said it; the distance and bearing are to where it is now
+            // (dead-reckoned along its track when the position is older than RadioGeometry.deadReckonAfterSeconds).
+            "latitudeDegrees": .number(position?.latitudeDegrees, decimals: 6),
+            "longitudeDegrees": .number(position?.longitudeDegrees, decimals: 6),
             "positionAgeSeconds": .number(target.position.map { now.seconds(since: $0.at) }, decimals: 1),
             "positionFromRelative": .optional(position?.fromRelative),
             "deadReckoned": .bool(relative?.deadReckoned ?? false),
+            "deadReckonedLatitudeDegrees": .number(relative?.deadReckoned == true ? relative?.latitudeDegrees : nil, decimals: 6),
+            "deadReckonedLongitudeDegrees": .number(relative?.deadReckoned == true ? relative?.longitudeDegrees : nil, decimals: 6),
             "pressureAltitudeFeet": .number(target.pressureAltitudeFeet?.value, decimals: 0),
             "geometricAltitudeHAEFeet": .number(target.geometricAltitudeHAEFeet?.value, decimals: 0),
             "gnssAltitudeMSLFeet": .number(target.gnssAltitudeMSLFeet?.value, decimals: 0),
