@@ -2,7 +2,8 @@ import CockpitCore
 import CockpitIO
 import CockpitWire
 
-/// `cockpit-bench traffic`: traffic packet sizes, encode and decode cost, tag cost.
+/// `cockpit-bench traffic`: traffic packet sizes, encode and decode cost, tag cost; then radio traffic from a real
+/// dump1090 (TrafficRadioBench.swift).
 func trafficBenchmark() {
     let report = TrafficPacket.Report(flags: [.airborne], identifier: 0xA1B2C3, sequence: 1, utc: UTCInstant(secondsSinceEpoch: 1.8e9),
                                       latitudeDegrees: 47.458056, longitudeDegrees: 8.548056, altitudeFeet: 1420, groundSpeedKnots: 95,
@@ -27,4 +28,5 @@ func trafficBenchmark() {
     let reply = TrafficPacket.encodeReply(requestIdentifier: 1, requestSequence: 1, utc: report.utc, flags: [.tagged],
                                           aircraft: Array(repeating: report, count: 50))
     print("traffic packet: own report \(encoded.count) B (+8 B tag = \(encoded.count + 8) B payload, \(encoded.count + 8 + 28) B on the wire); full relay reply \(reply.count) + 8 B (19 aircraft); encode \(Int(encodeNs)) ns, decode \(Int(decodeNs)) ns, HMAC tag \(Int(tagNs)) ns (checksum \(sink % 7))")
+    radioTrafficBenchmark()
 }

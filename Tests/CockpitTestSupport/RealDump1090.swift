@@ -11,6 +11,8 @@ public final class RealDump1090 {
     public let sbsPort: UInt16
     public let jsonDirectory: String
     private var pid: pid_t = 0
+    /// Its process while it runs (0 before `start` and after `stop`): a benchmark reads its CPU time from /proc.
+    public var processID: Int32 { pid }
 
     public init() {
         rawInputPort = Self.freePort()
