@@ -32,6 +32,7 @@ enum RadioFuzz {
             precondition(merge.aircraft.keys.allSatisfy(accepted.contains), "an aircraft from a rejected line")
         }
         _ = merge.removeAircraft(notHeardSince: time)
+        RadioPictureFuzz.sbs(lines(bytes))
     }
 
     static func check(_ message: SBSMessage) {
