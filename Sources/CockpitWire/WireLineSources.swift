@@ -25,6 +25,7 @@ public enum WireLineSources {
     public static let all: [any WireLineDecoder.Type] = [
         GPSDWireDecoder.self,
         SBSWireDecoder.self,
+        FLARMWireDecoder.self,
     ]
 
     public static func isRegistered(_ source: String) -> Bool { all.contains { $0.source == source } }
