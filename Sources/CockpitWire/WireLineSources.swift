@@ -26,6 +26,7 @@ public enum WireLineSources {
         GPSDWireDecoder.self,
         SBSWireDecoder.self,
         FLARMWireDecoder.self,
+        OGNWireDecoder.self,
     ]
 
     public static func isRegistered(_ source: String) -> Bool { all.contains { $0.source == source } }

@@ -110,6 +110,14 @@ public struct RadioObservation: Sendable, Equatable {
     }
 }
 
+extension Event {
+    /// A message about an aircraft that asked not to be tracked: shown, but never recorded, logged or forwarded.
+    public var asksNotToBeRecorded: Bool {
+        if case .radio(.observation(let observation)) = self { return observation.noTrack }
+        return false
+    }
+}
+
 /// What a radio source's adapter and decoder tell the core.
 public enum RadioInputEvent: Sendable, Equatable {
     case observation(RadioObservation)

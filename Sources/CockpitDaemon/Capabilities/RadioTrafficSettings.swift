@@ -1,5 +1,6 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitWire
 
 /// Traffic from the radio receivers pilots already own (docs/radio-traffic.md): ADS-B from dump1090's SBS-1 port, a
 /// FLARM device's data port (serial, or TCP), and the own aircraft's addresses, which are never shown as traffic.
@@ -10,6 +11,8 @@ public struct RadioTrafficSettings: SettingsGroup {
     /// A FLARM device's data port: a serial device (a path) or a TCP server; nil: none.
     public var flarmDevice: FLARMDevice?
     public var flarmBaudRate = 19200
+    /// An OGN receiver's APRS output (ogn-decode, port 50001); nil: none.
+    public var ognAPRS: NetworkEndpoint?
     /// The own aircraft's 24-bit addresses (ICAO, FLARM ID).
     public var ownshipAddresses: [UInt32] = []
 
@@ -56,6 +59,15 @@ public struct RadioTrafficSettings: SettingsGroup {
                   }
                   settings.flarmBaudRate = rate
               }, show: { String($0.flarmBaudRate) }),
+        .init("ogn-aprs", .value(name: "HOST:PORT"), modes: .run, replay: .liveInput,
+              help: "An OGN receiver's APRS output (ogn-decode's port 50001 when not given) to read FLARM and OGN trackers from, or 'none'.",
+              set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.ognAPRS = nil; return }
+                  guard let endpoint = NetworkEndpoint(parsing: text, defaultPort: 50001) else {
+                      throw SettingError("must be HOST:PORT or 'none', not \"\(text)\"")
+                  }
+                  settings.ognAPRS = endpoint
+              }, show: { $0.ognAPRS?.description ?? "none" }),
         .init("ownship-address", .value(name: "HEX[,HEX…]"), modes: .both, replay: .recorded,
               help: "The own aircraft's ICAO addresses or FLARM IDs (six hex digits each, comma-separated; 'none' for none): never shown or alerted as traffic.",
               set: { settings, text throws(SettingError) in
@@ -77,7 +89,8 @@ public struct RadioTrafficSettings: SettingsGroup {
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         if mode == .run {
-            core.radioTraffic.sources = Set([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm }].compactMap { $0 })
+            core.radioTraffic.sources = Set([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm },
+                                             ognAPRS.map { _ in .ogn }].compactMap { $0 })
         }
         core.radioTraffic.ownshipAddresses = Set(ownshipAddresses)
     }
@@ -98,6 +111,10 @@ public struct RadioTrafficSettings: SettingsGroup {
                                         loop: host.loop) { host.ingestLive($0) })
         case nil: break
         }
+        if let ognAPRS {
+            inputs.append(TCPLineSource(source: RadioSourceKind.ogn.rawValue, endpoint: ognAPRS, maximumLineBytes: OGNDecoder.maximumLineBytes,
+                                        loop: host.loop) { host.ingestLive($0) })
+        }
         return inputs
     }
 
@@ -108,6 +125,7 @@ public struct RadioTrafficSettings: SettingsGroup {
             devices["flarm"] = .object(["source": .string("FLARM data port"), "device": .string(flarmDevice.description),
                                         "baudRate": .integer(Int64(flarmBaudRate))])
         }
+        if let ognAPRS { devices["ogn"] = .object(["source": .string("OGN APRS"), "endpoint": .string(ognAPRS.description)]) }
         return devices
     }
 }
