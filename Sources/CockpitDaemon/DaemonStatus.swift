@@ -16,6 +16,8 @@ public struct DaemonInfo: Sendable {
     public var controlClients: Int?
     public var gpsLatency: LatencyRecorder?
     public var replayFinished = false
+    /// The data files in use (`Settings.dataFilesInUse`), shown as `files`.
+    public var files: JSONObject = [:]
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
         self.mode = mode
@@ -37,6 +39,7 @@ public struct DaemonInfo: Sendable {
                                         "speed": speed.isFinite ? .number(speed) : .string("max"),
                                         "finished": .bool(replayFinished)])
         }
+        if !files.members.isEmpty { object["files"] = .object(files) }
         if let recording {
             object["recording"] = .object([
                 "path": .string(recording.path), "active": .bool(recording.active),
