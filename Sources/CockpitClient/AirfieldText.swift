@@ -59,13 +59,15 @@ public enum AirfieldText {
         return PanelText.clip(([head] + parts).joined(separator: "  "), width)
     }
 
-    /// "airfield data of 2026-08-22, 97 days old: past its 28-day refresh" once the database is older than its refresh
-    /// cycle by GPS time (nil while it is current, or when no GPS time or no data date says how old it is).
-    public static func databaseAge(_ section: JSONValue) -> String? {
+    /// "airfield data of 2026-08-22 is 97 days old: past its 28-day refresh" once the database is older than its refresh
+    /// cycle by GPS time (nil while it is current, or when no GPS time or no data date says how old it is); `howTo`
+    /// adds the command that refreshes it.
+    public static func databaseAge(_ section: JSONValue, howTo: Bool = false) -> String? {
         guard section["databaseOutOfDate"]?.boolValue == true, let days = section["databaseAgeDays"]?.doubleValue else { return nil }
         let date = section["databaseDate"]?.stringValue ?? "?"
         let refresh = section["databaseRefreshDays"]?.doubleValue.map { String(Int($0)) } ?? "28"
-        return "airfield data of \(date), \(Int(days)) days old: past its \(refresh)-day refresh (cockpitd airfields import)"
+        return "airfield data of \(date) is \(Int(days)) days old: past its \(refresh)-day refresh"
+            + (howTo ? " (cockpitd airfields import, docs/airfields.md)" : "")
     }
 
     /// The table's time en route, at most 11 characters: "7 min 09 s", "10 min 51 s", "1 h 05 min" (seconds do not
@@ -80,7 +82,7 @@ public enum AirfieldText {
         var lines: [String] = []
         let from = answer["from"]
         lines.append("from \(n(from?["latitudeDegrees"], 4)), \(n(from?["longitudeDegrees"], 4)) (\(from?["source"]?.stringValue ?? "?")); declination \(n(answer["declinationDegrees"], 1))° (\(answer["declinationDateSource"]?.stringValue ?? "?")); data \(answer["databaseDate"]?.stringValue ?? "?")")
-        if let age = databaseAge(answer) { lines.append("NOTE: " + age) }
+        if let age = databaseAge(answer, howTo: true) { lines.append("NOTE: " + age) }
         if let filter = answer["filter"]?.stringValue { lines.append("showing: \(filter)\(filter.hasPrefix("every kind") ? "" : " (--all: every kind)")") }
         let results = answer["results"]?.arrayValue ?? []
         if results.isEmpty {
