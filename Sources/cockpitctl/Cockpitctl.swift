@@ -51,10 +51,10 @@ struct GlobalOptions: ParsableArguments {
         }
         // A replay serves the user's socket, which this command finds by itself; a socket named here is passed on.
         let socket = named ? " --socket \(path)" : ""
-        var replay = "\(StartHint.cockpitd) replay \(StartHint.flight) --speed 60\(socket)"
-        if !named && path == ControlSocketPaths.system { replay += " (it serves \(ControlSocketPaths.user), which cockpitctl finds)" }
+        let replay = "`\(StartHint.program("cockpitd")) replay \(StartHint.flight) --speed 60\(socket)`"
+        let serves = !named && path == ControlSocketPaths.system ? " (it serves \(ControlSocketPaths.user), where cockpitctl looks next)" : ""
         let installed = path == ControlSocketPaths.system ? "Is the daemon running? On the aircraft: `sudo systemctl start cockpitd`. " : "Is the daemon running? "
-        return installed + "To watch a recorded flight here: `\(replay)`, then `cockpitctl\(socket) status` in another terminal."
+        return installed + "To watch a recorded flight here: \(replay)\(serves), then `\(StartHint.program("cockpitctl"))\(socket) status` in another terminal."
     }
 }
 

@@ -42,8 +42,8 @@ struct AirfieldPlausibilityTests {
         #expect(richmond.frequencies.map(\.megahertz).sorted() == [121.65, 124.55, 128.25, 135.5, 135.5, 135.9])
     }
 
-    /// ES-0091 is a small_airport in OurAirports with a 3,600 ft runway: a powered aircraft's "best" at its own position
-    /// before it was kept as a firefighting base. It is still there for `nearest --all`.
+    /// ES-0091 is a small_airport in OurAirports with a 3,600 ft runway: taken as listed, it would be every profile's
+    /// "best" at its own position. It is still there for `nearest --all`.
     @Test func aFirefightingBaseIsNeverBest() throws {
         let output = temporaryPath(".sqlite")
         defer { unlink(output) }
