@@ -32,6 +32,7 @@ chmod 0644 "$DESTDIR$PREFIX/lib/systemd/system/cockpitd.service"
 install -m 0644 Systemd/cockpit-sysusers.conf "$DESTDIR$PREFIX/lib/sysusers.d/cockpit.conf"
 install -m 0644 Systemd/cockpit-tmpfiles.conf "$DESTDIR$PREFIX/lib/tmpfiles.d/cockpit.conf"
 install -m 0644 Data/airfields.sqlite Data/WMM2025.COF Data/SOURCE.md "$DESTDIR$PREFIX/share/cockpit/"
+install -m 0644 Tests/Fixtures/geoid/egm96_15.gtx "$DESTDIR$PREFIX/share/cockpit/"
 install -m 0644 README.md docs/*.md "$DESTDIR$PREFIX/share/doc/cockpitd/"
 if [ -e "$DESTDIR/etc/cockpit/cockpitd.conf" ]; then
   install -m 0644 Systemd/cockpitd.conf "$DESTDIR/etc/cockpit/cockpitd.conf.default"

@@ -220,6 +220,7 @@ stage_copyright_and_changelog "$root" cockpitd
 install -D -m 0644 Systemd/cockpitd.conf "$root/etc/cockpit/cockpitd.conf"
 install -d "$root/usr/share/cockpit"
 install -m 0644 Data/airfields.sqlite Data/WMM2025.COF Data/SOURCE.md "$root/usr/share/cockpit/"
+install -m 0644 Tests/Fixtures/geoid/egm96_15.gtx "$root/usr/share/cockpit/"   # EGM96 geoid: MSL for IGC replays
 install -m 0644 README.md docs/*.md "$root/usr/share/doc/cockpitd/"
 install -d "$root/usr/share/doc/cockpitd/Hardware"
 install -m 0644 Hardware/*.md "$root/usr/share/doc/cockpitd/Hardware/"

@@ -12,7 +12,7 @@ import CockpitTestSupport
 /// targets in its table (goal ≤ +2 MiB). The status must show every aircraft sent, or the figures do not count.
 /// `TRAFFIC_BENCH_RADIO_SECONDS` (default 60) sets the length of the measured stream; `BENCH_COCKPITD` the daemon.
 func radioTrafficBenchmark() {
-    print("traffic, FLARM part (50 FLARM targets beside the ADS-B): not measured, the FLARM serial source is not built yet")
+    print("traffic, FLARM part (50 FLARM targets beside the ADS-B): not measured yet")
     let python = "/usr/bin/python3", script = Bench.root + "/Scripts/modes-frames.py"
     guard access(RealDump1090.path, X_OK) == 0, access(python, X_OK) == 0 else {
         print("traffic, radio: \(RealDump1090.path) or \(python) not installed (bash Scripts/setup.sh), skipped")

@@ -22,6 +22,13 @@ License: cockpitd-unpublished
  (no LICENSE file). Until the maintainers publish one, ask them before
  redistributing cockpitd's own code.
 
+Files: Tests/Fixtures/geoid/egm96_15.gtx
+Copyright: US National Geospatial-Intelligence Agency (EGM96), via PROJ proj-datumgrid
+Comment: Installed as /usr/share/cockpit/egm96_15.gtx; the EGM96 geoid on a
+ 15-minute grid, as Debian's proj-data 9.1.1-1 ships it.
+License: public-domain
+ A work of the United States Government, not subject to copyright.
+
 Files: Data/airfields.sqlite
 Copyright: OurAirports (https://ourairports.com/data/), dedicated to the public domain
 Comment: Installed as /usr/share/cockpit/airfields.sqlite; built with

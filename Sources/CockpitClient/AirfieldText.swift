@@ -26,22 +26,48 @@ public enum AirfieldText {
         text.count < width ? text.padding(to: width) : String(text.prefix(width - 2)) + "… "
     }
 
-    /// The panel's NEAREST line: ident and name, distance, bearing, time en route, runway, first frequency.
-    public static func oneLine(_ result: JSONValue) -> String {
-        var text = "\(result["ident"]?.stringValue ?? "?")"
-        if let name = result["name"]?.stringValue, !name.isEmpty { text += " " + clipped(name, 28).trimmingTrailingSpaces }
-        text += "  \(n(result["distanceNauticalMiles"], 1)) nm "
-        if result["bearingMagneticDegrees"]?.doubleValue != nil {
-            text += "\(bearing(result["bearingMagneticDegrees"]))°M"
-        } else {
-            text += "\(bearing(result["bearingTrueDegrees"]))°T"
+    /// The panel's NEAREST or BEST line, in at most 71 columns: ident and name, distance and bearing, time en route
+    /// to the minute, then the field's first frequency and its runway (for NEAREST) or its runway and frequency (for
+    /// BEST, chosen for its runway). The name is cut first; what still does not fit is left out from the end.
+    public static func panelLine(_ result: JSONValue, frequencyFirst: Bool, width: Int = PanelText.columns - PanelText.labelWidth) -> String {
+        let ident = result["ident"]?.stringValue ?? "?"
+        let name = result["name"]?.stringValue ?? ""
+        var position = result["distanceNauticalMiles"]?.doubleValue.map(PanelText.nauticalMiles) ?? "distance n/a"
+        if let magnetic = result["bearingMagneticDegrees"]?.doubleValue {
+            position += " " + PanelText.bearing(magnetic, "M")
+        } else if let trueBearing = result["bearingTrueDegrees"]?.doubleValue {
+            position += " " + PanelText.bearing(trueBearing, "T")
         }
-        if let ete = result["estimatedTimeEnRouteSeconds"]?.doubleValue { text += " \(Durations.hoursMinutesSeconds(ete))" }
-        text += "  " + runway(result)
-        if let first = result["frequencies"]?.arrayValue?.first {
-            text += "  \(first["kind"]?.stringValue ?? "") \(n(first["megahertz"], 3))"
+        var parts = [position, result["estimatedTimeEnRouteSeconds"]?.doubleValue.map(PanelText.minutes) ?? "no ETE"]
+        let runway = result["longestRunwayFeet"]?.doubleValue.map { feet in
+            let surface = result["longestRunwaySurface"]?.stringValue ?? "unknown"
+            return "rwy \(PanelText.feet(feet))\(surface == "unknown" ? "" : " " + surface)"
+        } ?? "rwy n/a"
+        let frequency = result["frequencies"]?.arrayValue?.first.map { first in
+            "\(first["kind"]?.stringValue ?? "") \(first["megahertz"]?.doubleValue.map(PanelText.megahertz) ?? "n/a")"
         }
-        return text
+        let tail = frequencyFirst ? [frequency, runway] : [runway, frequency]
+        parts += tail.compactMap { $0 }
+        // The name keeps at least 12 characters (a name cut shorter no longer names the field): parts go first.
+        while parts.count > 2 {
+            let room = width - ident.count - 1 - parts.reduce(0) { $0 + 2 + $1.count }
+            if name.isEmpty || room >= min(12, name.count) { break }
+            parts.removeLast()
+        }
+        let room = width - ident.count - 1 - parts.reduce(0) { $0 + 2 + $1.count }
+        let head = name.isEmpty || room < 2 ? ident : ident + " " + PanelText.clip(name, room)
+        return PanelText.clip(([head] + parts).joined(separator: "  "), width)
+    }
+
+    /// "airfield data of 2026-08-22 is 97 days old: past its 28-day refresh" once the database is older than its refresh
+    /// cycle by GPS time (nil while it is current, or when no GPS time or no data date says how old it is); `howTo`
+    /// adds the command that refreshes it.
+    public static func databaseAge(_ section: JSONValue, howTo: Bool = false) -> String? {
+        guard section["databaseOutOfDate"]?.boolValue == true, let days = section["databaseAgeDays"]?.doubleValue else { return nil }
+        let date = section["databaseDate"]?.stringValue ?? "?"
+        let refresh = section["databaseRefreshDays"]?.doubleValue.map { String(Int($0)) } ?? "28"
+        return "airfield data of \(date) is \(Int(days)) days old: past its \(refresh)-day refresh"
+            + (howTo ? " (cockpitd airfields import, docs/airfields.md)" : "")
     }
 
     /// The table's time en route, at most 11 characters: "7 min 09 s", "10 min 51 s", "1 h 05 min" (seconds do not
@@ -56,6 +82,7 @@ public enum AirfieldText {
         var lines: [String] = []
         let from = answer["from"]
         lines.append("from \(n(from?["latitudeDegrees"], 4)), \(n(from?["longitudeDegrees"], 4)) (\(from?["source"]?.stringValue ?? "?")); declination \(n(answer["declinationDegrees"], 1))° (\(answer["declinationDateSource"]?.stringValue ?? "?")); data \(answer["databaseDate"]?.stringValue ?? "?")")
+        if let age = databaseAge(answer, howTo: true) { lines.append("NOTE: " + age) }
         if let filter = answer["filter"]?.stringValue { lines.append("showing: \(filter)\(filter.hasPrefix("every kind") ? "" : " (--all: every kind)")") }
         let results = answer["results"]?.arrayValue ?? []
         if results.isEmpty {

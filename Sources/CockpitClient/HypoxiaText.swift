@@ -5,7 +5,10 @@ public enum HypoxiaText {
     static func number(_ value: JSONValue?) -> Double? { value?.doubleValue }
 
     /// One line for the status panel.
-    public static func line(_ section: JSONValue) -> String {
+    public static func line(_ section: JSONValue) -> String { parts(section).joined(separator: "  ") }
+
+    /// The panel line's parts, each kept whole when the panel wraps.
+    public static func parts(_ section: JSONValue) -> [String] {
         var parts: [String] = []
         if section["checkOxygen"]?.boolValue == true { parts.append("*** CHECK OXYGEN ***") }
         let source = section["altitudeSource"]?.stringValue ?? "unknown"
@@ -20,7 +23,7 @@ public enum HypoxiaText {
         let advisories = section["advisories"]?.arrayValue ?? []
         if !advisories.isEmpty { parts.append("\(advisories.count) oxygen advisor\(advisories.count == 1 ? "y" : "ies")") }
         if section["alertsEnabled"]?.boolValue == false { parts.append("(alerts disabled)") }
-        return parts.joined(separator: "  ")
+        return parts
     }
 
     public static func render(_ section: JSONValue) -> String {

@@ -22,6 +22,49 @@ public enum TrafficText {
         return text
     }
 
+    /// Why traffic is off, as a pilot says it: "off: not listening for traffic, not sending our position".
+    /// `short`: the radar header's form, "traffic off: not listening, not sending".
+    public static func offText(_ reason: String?, short: Bool = false) -> String {
+        let prefix = short ? "traffic " : ""
+        guard let reason else { return prefix + "off" }
+        guard reason.hasPrefix("off") else { return prefix + "no data: " + reason }
+        return prefix + (short ? "off: not listening, not sending" : "off: not listening for traffic, not sending our position")
+    }
+
+    /// Where another aircraft is, as a pilot calls it: `2 o'clock` from the track (a true bearing when the track is
+    /// unknown), and its height against ours.
+    static func position(_ target: JSONValue) -> String {
+        var text = target["distanceNauticalMiles"]?.doubleValue.map(PanelText.nauticalMiles) ?? "distance n/a"
+        if let relative = target["relativeBearingDegrees"]?.doubleValue {
+            let hour = (Int((relative / 30).rounded()) % 12 + 12) % 12
+            text += " at \(hour == 0 ? 12 : hour) o'clock"
+        } else if let bearing = target["bearingTrueDegrees"]?.doubleValue {
+            text += " bearing \(PanelText.bearing(bearing, "T"))"
+        }
+        if let relative = target["relativeAltitudeFeet"]?.doubleValue {
+            let feet = Int(relative.rounded())
+            text += feet == 0 ? ", same height" : ", \(PanelText.feet(abs(relative))) \(feet > 0 ? "above" : "below")"
+        }
+        return text
+    }
+
+    /// The panel's TRAFFIC line: how many aircraft, the nearest where a pilot looks for it, and whether we are seen.
+    public static func panelParts(_ section: JSONValue?) -> [String] {
+        guard let section else { return ["no data"] }
+        if section["available"]?.boolValue == false { return [offText(section["reason"]?.stringValue)] }
+        let targets = section["targets"]?.arrayValue ?? []
+        var parts: [String] = []
+        if section["proximityAlert"]?.boolValue == true { parts.append("*** TRAFFIC ***") }
+        if let nearest = targets.first {
+            parts.append("\(targets.count) aircraft, nearest \(position(nearest))")
+        } else {
+            parts.append("none seen")
+        }
+        parts.append(section["broadcasting"]?.boolValue == true ? "sending our position"
+                     : "not sending our position (on the ground or nowhere to send)")
+        return parts
+    }
+
     public static func render(_ section: JSONValue) -> String {
         var lines = ["traffic: \(line(section))"]
         for target in section["targets"]?.arrayValue ?? [] {

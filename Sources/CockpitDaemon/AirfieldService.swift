@@ -111,7 +111,8 @@ public final class AirfieldService {
                                             declinationDegrees: lookup.declinationDegrees, groundSpeedKnots: lookup.groundSpeedKnots)
             let best = try store.nearest(latitude: lookup.latitudeDegrees, longitude: lookup.longitudeDegrees, filter: lookup.bestFilter,
                                          declinationDegrees: lookup.declinationDegrees, groundSpeedKnots: lookup.groundSpeedKnots).first
-            return AirfieldsUpdate(lookup: lookup, nearest: nearest, best: best, databaseAvailable: true, error: nil)
+            return AirfieldsUpdate(lookup: lookup, nearest: nearest, best: best, databaseAvailable: true, error: nil,
+                                   databaseDate: store.dataDate)
         } catch {
             return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: error.description)
         }

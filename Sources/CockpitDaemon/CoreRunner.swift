@@ -46,8 +46,10 @@ public final class CoreRunner {
     public func ingest(_ timed: TimedInput) {
         advanceClock(to: timed.time)
         lastInputTime = timed.time
-        recorder?.append(timed)
-        guard var event = decoder.decode(timed.input) else { return }
+        let decoded = decoder.decode(timed.input)
+        // A no-track aircraft (OGN's and FLARM's no-track bit) is shown, never written down: not even its raw line.
+        if decoded?.asksNotToBeRecorded != true { recorder?.append(timed) }
+        guard var event = decoded else { return }
         for index in enrichers.indices { enrichers[index].enrich(&event) { apply($0, at: timed.time) } }
         apply(event, at: timed.time)
     }

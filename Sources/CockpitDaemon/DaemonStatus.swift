@@ -17,6 +17,8 @@ public struct DaemonInfo: Sendable {
     /// Arrival → applied by the core, per line source (`RawInput.line`), for the sources that sent a line.
     public var inputLatency: [String: LatencyRecorder] = [:]
     public var replayFinished = false
+    /// The data files in use (`Settings.dataFilesInUse`), shown as `files`.
+    public var files: JSONObject = [:]
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
         self.mode = mode
@@ -38,6 +40,7 @@ public struct DaemonInfo: Sendable {
                                         "speed": speed.isFinite ? .number(speed) : .string("max"),
                                         "finished": .bool(replayFinished)])
         }
+        if !files.members.isEmpty { object["files"] = .object(files) }
         if let recording {
             object["recording"] = .object([
                 "path": .string(recording.path), "active": .bool(recording.active),

@@ -67,8 +67,9 @@ public final class LiveDaemon: Sendable {
         // The status is read on this loop, a few times a second at most: made when asked, not copied after every
         // event (the copy retained every state's storage once per fix; docs/performance.md).
         runner.publishesSnapshots = false
-        let host = DaemonHost(runner: runner, info: DaemonInfo(mode: .live, startedAt: MonotonicClock.now()),
-                              logger: logger, now: { MonotonicClock.now() })
+        var info = DaemonInfo(mode: .live, startedAt: MonotonicClock.now())
+        info.files = settings.dataFilesInUse
+        let host = DaemonHost(runner: runner, info: info, logger: logger, now: { MonotonicClock.now() })
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
         commands.connect { command in host.loop.execute { host.ingestCommand(command) } }   // the GPIO button, recorded

@@ -83,10 +83,14 @@ public enum ReplayRunner {
         configuration.traffic.identifierSeed = options.trafficSeed ?? (source as? RecordingSource)?.header.trafficIdentifierSeed ?? options.seed
         let paced = options.speed.isFinite
         if !paced { configuration.traffic.listening = false }
+        // The wall clock is read here, once, and only for --retime: the core and the flight's times never read it.
+        let retime = settings[ReplaySettings.self].retime.flatMap { RetimeEnricher.target($0, now: WallClock.now()) }
+            .map(RetimeEnricher.init(firstFixAt:))
         let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
             configuration: configuration, airfields: settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) },
             baroCalibration: source.baroCalibration, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull, replayFile: options.path,
             recordingDevices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])]), logger: logger)
+        if let retime { runner.enrichers.insert(retime, at: 0) }
         if settings[TrafficSettings.self].port != nil && !paced {
             logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
         }
@@ -103,6 +107,8 @@ public enum ReplayRunner {
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
         summary["skippedLines"] = .integer(Int64(source.skippedLines))
+        summary["files"] = .object(settings.dataFilesInUse)
+        summary["retimeOffsetSeconds"] = retime.map { JSONValue.number($0.offsetSeconds, decimals: 0) } ?? .null
         if source is RecordingSource { summary["settings"] = .object(merge.json) }
         summary["outputs"] = .object(runner.outputsJSON)
         if let recording = runner.recorder?.status {
@@ -118,10 +124,9 @@ public enum ReplayRunner {
     static func runPaced(source: any ReplaySource, runner: CoreRunner, options: ReplayOptions,
                          logger: Logger) throws(ReplayError) {
         let clock = ReplayClock(speed: options.speed)
-        let host = DaemonHost(runner: runner,
-                              info: DaemonInfo(mode: .replay(file: options.path, format: source.format, speed: options.speed),
-                                               startedAt: .zero),
-                              logger: logger, now: { clock.replayNow() })
+        var info = DaemonInfo(mode: .replay(file: options.path, format: source.format, speed: options.speed), startedAt: .zero)
+        info.files = options.settings.dataFilesInUse
+        let host = DaemonHost(runner: runner, info: info, logger: logger, now: { clock.replayNow() })
         do {
             try host.startControl(path: options.settings[ControlSettings.self].socketPath)
         } catch {

@@ -40,6 +40,10 @@ enum RunnerAssembly {
             throw .settings(error.message)
         }
         let flight = settings[FlightSettings.self]
+        // Which data files this run found (installed, or the source tree's) or was given: said once at start.
+        let airfieldsPath = settings[AirfieldSettings.self].resolvedPath
+        logger.info("airfield database: \(airfieldsPath ?? "none (no --airfields given and none installed or in the source tree)")")
+        logger.info("geoid: \(flight.geoidPath.map { "\($0) (MSL from ellipsoid heights where a source gives no MSL)" } ?? "none (heights above the ellipsoid stay HAE)")")
         if flight.terrainDirectory != nil || flight.geoidPath != nil {
             runner.enrichers.append(TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath))
         }

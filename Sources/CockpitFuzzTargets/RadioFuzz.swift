@@ -32,6 +32,7 @@ enum RadioFuzz {
             precondition(merge.aircraft.keys.allSatisfy(accepted.contains), "an aircraft from a rejected line")
         }
         _ = merge.removeAircraft(notHeardSince: time)
+        RadioPictureFuzz.sbs(lines(bytes))
     }
 
     static func check(_ message: SBSMessage) {
@@ -86,6 +87,7 @@ enum RadioFuzz {
                 precondition(abs(beacon.latitudeDegrees) <= 90 && abs(beacon.longitudeDegrees) <= 180)
                 if let track = beacon.trackDegreesTrue { precondition((0..<360).contains(track)) }
                 if let knots = beacon.groundSpeedKnots { precondition((0...999).contains(knots)) }
+                precondition((-2_000...130_000).contains(beacon.gnssAltitudeMSLFeet))
                 precondition(beacon.identity.address <= 0xFF_FFFF && !beacon.callSign.isEmpty && !beacon.receiver.isEmpty)
                 if let turn = beacon.turnRateDegreesPerSecond { precondition(turn.isFinite && abs(turn) <= 180) }
                 if let feet = beacon.pressureAltitudeFeet { precondition(feet >= -2_000 && feet <= 150_000) }

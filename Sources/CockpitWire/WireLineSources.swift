@@ -25,6 +25,8 @@ public enum WireLineSources {
     public static let all: [any WireLineDecoder.Type] = [
         GPSDWireDecoder.self,
         SBSWireDecoder.self,
+        FLARMWireDecoder.self,
+        OGNWireDecoder.self,
     ]
 
     public static func isRegistered(_ source: String) -> Bool { all.contains { $0.source == source } }

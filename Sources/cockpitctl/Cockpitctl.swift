@@ -15,27 +15,30 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the daemon's JSON answer instead of the human panel.")
     var json = false
 
-    @Option(name: .long, help: "Control socket path (default: $COCKPIT_SOCKET, else /run/cockpit/cockpitd.sock).")
+    @Option(name: .long, help: "Control socket path (default: $COCKPIT_SOCKET, else /run/cockpit/cockpitd.sock when it is there, else a replay's: $XDG_RUNTIME_DIR/cockpitd.sock or /tmp/cockpitd-UID.sock).")
     var socket: String?
+
+    /// True when the socket was named (--socket or $COCKPIT_SOCKET), not found by looking.
+    var socketNamed: Bool { socket != nil || getenv("COCKPIT_SOCKET").map { $0.pointee != 0 } == true }
 
     var socketPath: String {
         if let socket { return socket }
         if let environment = getenv("COCKPIT_SOCKET"), environment.pointee != 0 { return String(cString: environment) }
-        return "/run/cockpit/cockpitd.sock"
+        return ControlSocketPaths.clientDefault
     }
 
     func connect() throws -> ControlClient {
         do {
             return try ControlClient(path: socketPath)
         } catch {
-            printError("cockpitctl: \(error)\n" + Self.hint(for: error, path: socketPath))
+            printError("cockpitctl: \(error)\n" + Self.hint(for: error, path: socketPath, named: socketNamed))
             throw ExitCode(ExitStatus.unreachable)
         }
     }
 
     /// What to do about it: a permission problem or a path that is not a socket is not fixed by starting the daemon,
     /// so those get their own hint and only other failures are told to start it.
-    static func hint(for error: ControlClient.Failure, path: String) -> String {
+    static func hint(for error: ControlClient.Failure, path: String, named: Bool) -> String {
         var info = stat()
         if case .cannotConnect(_, let code) = error {
             if code == EACCES || code == EPERM {
@@ -46,8 +49,12 @@ struct GlobalOptions: ParsableArguments {
                 return "\(path) is not a socket: check --socket or $COCKPIT_SOCKET (cockpitd's `socket` setting)."
             }
         }
-        return "Is the daemon running? Start it with `systemctl start cockpitd` (installed) or "
-            + "`cockpitd run --socket \(path)`, or replay a flight with `cockpitd replay FLIGHT.igc --speed 50 --socket \(path)`."
+        // A replay serves the user's socket, which this command finds by itself; a socket named here is passed on.
+        let socket = named ? " --socket \(path)" : ""
+        let replay = "`\(StartHint.program("cockpitd")) replay \(StartHint.flight) --speed 60\(socket)`"
+        let serves = !named && path == ControlSocketPaths.system ? " (it serves \(ControlSocketPaths.user), where cockpitctl looks next)" : ""
+        let installed = path == ControlSocketPaths.system ? "Is the daemon running? On the aircraft: `sudo systemctl start cockpitd`. " : "Is the daemon running? "
+        return installed + "To watch a recorded flight here: \(replay)\(serves), then `\(StartHint.program("cockpitctl"))\(socket) status` in another terminal."
     }
 }
 

@@ -119,6 +119,12 @@ enum SummaryText {
         return " (HAE − EGM96 for \(count) fixes)"
     }
 
+    /// `retimed   +105232871 s (1217.97 days): every GPS time moved (--retime)`.
+    static func retimeLine(_ summary: JSONObject) -> String {
+        guard let offset = summary["retimeOffsetSeconds"]?.doubleValue else { return "" }
+        return "\n  retimed           \(offset >= 0 ? "+" : "")\(Int64(offset)) s (\(FixedText.format(offset / 86_400, decimals: 2)) days): every GPS time moved (--retime)"
+    }
+
     static func recordingLine(_ summary: JSONObject) -> String {
         guard let recording = summary["recording"], recording != .null else { return "" }
         let state = recording["stoppedReason"]?.stringValue.map { "STOPPED: \($0)" } ?? "complete"
@@ -135,6 +141,7 @@ enum SummaryText {
             default: return JSONWriter.string(v)
             }
         }
+        func file(_ key: String, none: String) -> String { summary["files"]?[key]?.stringValue ?? none }
         var span = summary["flightTimeSpanSeconds"]?.doubleValue.map(Durations.hoursMinutesSeconds) ?? "—"
         if let steps = summary["fixUTCStepsBackwards"]?.int64Value, steps > 0 {
             span += " (the fixes' UTC went backwards \(steps == 1 ? "once" : "\(steps) times"): a receiver clock jump or spliced logs)"
@@ -143,6 +150,8 @@ enum SummaryText {
             Replay of \(value("source")) (\(value("format")))
               events            \(value("events"))  (GPS reports \(value("gpsReports")), fixes \(value("gpsFixes")), \
             no-fix \(value("gpsReportsWithoutFix")), malformed \(value("malformedGpsReports")), baro samples \(value("baroSamples")))
+              airfields         \(file("airfields", none: "none: no nearest airfields (--airfields FILE)"))
+              geoid             \(file("geoid", none: "none: IGC heights stay above the ellipsoid (--geoid FILE.gtx)"))\(retimeLine(summary))
               first fix (UTC)   \(value("firstFixUTC"))
               last fix (UTC)    \(value("lastFixUTC"))
               time span         \(span)

@@ -48,4 +48,26 @@ struct ClientTextTests {
         let line = try gpsLine()
         #expect(line.contains("3D") && line.hasSuffix("gpsd DISCONNECTED"), "\(line)")
     }
+
+    /// The panel's TRAFFIC line as a pilot calls traffic: a clock position from the track (300° relative is 10 o'clock,
+    /// 30° an hour) and the height against ours.
+    @Test func theTrafficLineGivesAClockPositionAndHeight() throws {
+        let section = try JSONParser.parse(#"{"available":true,"broadcasting":true,"proximityAlert":false,"targets":[{"distanceNauticalMiles":1.24,"relativeBearingDegrees":300,"relativeAltitudeFeet":-200}]}"#)
+        #expect(TrafficText.panelParts(section) == ["1 aircraft, nearest 1.2 nm at 10 o'clock, 200 ft below", "sending our position"])
+        let off = Engine().snapshot.json["traffic"]
+        #expect(TrafficText.panelParts(off) == ["off: not listening for traffic, not sending our position"])
+    }
+
+    /// Degrees and decimal minutes with the minutes zero-padded: 41.1233° is 41° 7.398' (0.1233 × 60).
+    @Test func minutesOfLatitudeAndLongitudeAreZeroPadded() {
+        #expect(PanelText.coordinate(41.1233, positive: "N", negative: "S") == "41°07.398'N")
+        #expect(PanelText.coordinate(-2.5717, positive: "E", negative: "W") == "2°34.302'W")
+    }
+
+    /// A time en route to the minute: 754 s is 12.6 min, 3,900 s is 65 min.
+    @Test func timesEnRouteAreRoundedToTheMinute() {
+        #expect(PanelText.minutes(754) == "13 min")
+        #expect(PanelText.minutes(29) == "< 1 min")
+        #expect(PanelText.minutes(3_900) == "1 h 05 min")
+    }
 }

@@ -187,7 +187,7 @@ struct RadarGeometryTests {
         let none = RadarPicture(status: try JSONParser.parse(#"{"gps":{"status":"absent"}}"#))
         #expect(none.unavailableReason != nil && !none.hasOwnPosition)
         let frame = RadarRenderer.render(none, layout: RadarScenes.standard, options: RadarOptions(symbols: .plain))
-        #expect(frame.lines[0].contains("traffic: no data") && frame.lines[0].contains("north-up (no track)"))
+        #expect(frame.lines[0].contains("traffic no data: no traffic section") && frame.lines[0].contains("north-up (no track)"))
         // Without a track the own aircraft is a plain mark, not an arrow pointing north.
         let unicode = RadarRenderer.render(none, layout: RadarScenes.standard, options: RadarOptions(symbols: .unicode))
         #expect(RadarScenes.text(unicode, row: 11, column: 20, count: 1) == "◎")

@@ -94,13 +94,14 @@ import Testing
                     configuration: RadioTrafficConfiguration())
         state.apply(.observation(flarm), at: MonotonicInstant(seconds: 0), own: Self.own(), ownPressureAltitudeFeet: nil,
                     configuration: RadioTrafficConfiguration())
-        state.tick(at: MonotonicInstant(seconds: 6))
+        var effects: [Effect] = []
+        state.tick(at: MonotonicInstant(seconds: 6), effects: &effects)
         #expect(state.targets.count == 2)
-        state.tick(at: MonotonicInstant(seconds: 6.5))
+        state.tick(at: MonotonicInstant(seconds: 6.5), effects: &effects)
         #expect(state.targets.count == 1 && state.targets[Self.address] != nil)
-        state.tick(at: MonotonicInstant(seconds: 20))
+        state.tick(at: MonotonicInstant(seconds: 20), effects: &effects)
         #expect(state.targets.count == 1)
-        state.tick(at: MonotonicInstant(seconds: 20.5))
+        state.tick(at: MonotonicInstant(seconds: 20.5), effects: &effects)
         #expect(state.targets.isEmpty)
         #expect(state.agedOut == 2)
     }
@@ -133,5 +134,36 @@ import Testing
         #expect(abs((position?.latitudeDegrees ?? 0) - 47.0044966) < 1e-6)
         #expect(position?.longitudeDegrees == 8)
         #expect(position?.fromRelative == true)
+    }
+}
+
+/// A receiver that dies is said: disconnected at once, silent after its source's limit (ADS-B: 60 s), and back.
+@Suite struct RadioSourceHealthTests {
+    static func logs(_ effects: [Effect]) -> [String] {
+        effects.compactMap { if case .log(let line) = $0 { line.message } else { nil } }
+    }
+
+    @Test func aSilentReceiverIsSaidAfterItsLimitAndAgainWhenItSpeaks() {
+        var engine = Engine()
+        var said: [String] = []
+        said += Self.logs(engine.handle(.radio(.connected(source: .adsbSBS, endpoint: "127.0.0.1:30003")), at: MonotonicInstant(seconds: 0)))
+        said += Self.logs(engine.handle(.radio(.other(source: .adsbSBS)), at: MonotonicInstant(seconds: 1)))
+        for second in 2...60 { said += Self.logs(engine.handle(.tick, at: MonotonicInstant(seconds: Double(second)))) }
+        #expect(!engine.radioTraffic.silent.contains(.adsbSBS))   // 59 s after the last line at 1 s
+        said += Self.logs(engine.handle(.tick, at: MonotonicInstant(seconds: 61)))
+        #expect(engine.radioTraffic.silent.contains(.adsbSBS))     // 60 s after it
+        said += Self.logs(engine.handle(.radio(.other(source: .adsbSBS)), at: MonotonicInstant(seconds: 62)))
+        said += Self.logs(engine.handle(.tick, at: MonotonicInstant(seconds: 63)))
+        said += Self.logs(engine.handle(.radio(.disconnected(source: .adsbSBS, reason: "the server closed the connection")),
+                                        at: MonotonicInstant(seconds: 64)))
+        #expect(said.filter { $0.hasPrefix("adsb-sbs") } == [
+            "adsb-sbs: connected to 127.0.0.1:30003",
+            "adsb-sbs: connected, but nothing received for 60 s",
+            "adsb-sbs: receiving again",
+            "adsb-sbs: no traffic from this receiver: the server closed the connection",
+        ])
+        let status = engine.snapshot.json["radioTraffic"]?["sources"]?["adsb-sbs"]
+        #expect(status?["state"] == .string("from the recording"))   // not configured in this core: replayed
+        #expect(status?["connected"] == .bool(false))
     }
 }

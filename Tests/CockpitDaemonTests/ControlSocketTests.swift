@@ -138,7 +138,7 @@ struct CockpitctlTests {
         #expect(panel.status == 0)
         #expect(panel.stdout.contains("GPS      3D 46°"))
         #expect(panel.stdout.contains("CABIN"))
-        #expect(panel.stdout.contains("TRAFFIC  no data (off: no traffic-to destination"))
+        #expect(panel.stdout.contains("TRAFFIC  off: not listening for traffic, not sending our position"))
         for section in ["outputs", "alerts"] { #expect(status[section] != nil) }
         let watch = runProcess(Binaries.cockpitctl, ["watch", "--count", "2", "--socket", socket])
         #expect(watch.status == 0)

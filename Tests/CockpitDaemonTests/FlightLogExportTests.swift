@@ -41,6 +41,10 @@ extension String {
 func replayIntoLog(_ file: String, profile: FlightProfile.Kind, log: String) throws -> JSONObject {
     var options = ReplayOptions(path: file, speed: .infinity)
     try options.settings.give("profile", profile.rawValue)
+    // The logs these tests compare with hold each flight's own heights (an IGC file's ellipsoid heights stay HAE) and no
+    // nearest airfields: no geoid and no database, rather than the shipped ones a replay finds by default.
+    try options.settings.give("geoid", "none")
+    try options.settings.give("airfields", "none")
     options.settings[FlightLogSettings.self].path = log
     return try ReplayRunner.run(options, logger: quietLogger).summary
 }
@@ -88,9 +92,11 @@ struct FlightLogExportTests {
         let expected = source.values.filter { window.contains($0.secondsOfDay) && $0.valid }.count
         #expect(abs(exported.count - expected) <= 2, "\(exported.count) B records, \(expected) source fixes in the window")
 
-        // cockpitd replays its own IGC to the same takeoff and landing.
+        // cockpitd replays its own IGC to the same takeoff and landing (with the same data as the first replay: none).
         var options = ReplayOptions(path: igc, speed: .infinity)
         try options.settings.give("profile", "paraglider")
+        try options.settings.give("geoid", "none")
+        try options.settings.give("airfields", "none")
         let again = try ReplayRunner.run(options, logger: quietLogger).summary
         #expect(again["takeoffs"]?.arrayValue?.count == 1)
         #expect(again["landings"]?.arrayValue?.count == 1)

@@ -37,7 +37,7 @@ struct StaleNearestTests {
         #expect(nearest.contains("STALE (from the position \(Durations.hoursMinutesSeconds(age)) ago)"), "\(nearest)")
         let fixAge = try #require(lost["gps"]?["fixAgeSeconds"]?.doubleValue)
         #expect(fixAge >= 235 && fixAge <= 245, "\(fixAge)")
-        let header = try #require(panel.split(separator: "\n").first)
+        let header = try #require(panel.split(separator: "\n").first { $0.hasPrefix("UTC") })
         #expect(header.contains("(GPS time carried on: last fix \(Durations.hoursMinutesSeconds(fixAge)) ago)"), "\(header)")
     }
 }

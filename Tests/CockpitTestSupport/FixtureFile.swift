@@ -4,7 +4,10 @@ import Glibc
 public enum FixtureFile {
     public struct Unreadable: Error { public var path: String }
 
-    public static func read(_ path: String) throws -> String {
+    public static func read(_ path: String) throws -> String { String(decoding: try bytes(path), as: UTF8.self) }
+
+    /// The whole file's bytes, as they are (binary noise in a real serial log included).
+    public static func bytes(_ path: String) throws -> [UInt8] {
         guard let file = fopen(path, "r") else { throw Unreadable(path: path) }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -14,6 +17,6 @@ public enum FixtureFile {
             if count <= 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

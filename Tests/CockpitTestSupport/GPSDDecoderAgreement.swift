@@ -1,5 +1,4 @@
 public import CockpitCore
-@testable import CockpitWire
 
 /// The rule that holds the daemon's gpsd decoder (`GPSDReportDecoder`) to libgps's (`LibgpsReportDecoder`), in one
 /// place for its two users: `GPSDDecoderDifferentialTests` and the `gpsd-decode` fuzz target. Never laxer (a report

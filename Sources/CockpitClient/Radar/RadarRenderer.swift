@@ -65,25 +65,41 @@ public enum RadarRenderer {
         // A proximity alert leads the header, where the eye lands first.
         let alert = picture.proximityAlert ? " TRAFFIC " : ""
         canvas.write(alert, 0, 0, .alertHeader)
-        canvas.write((alert.isEmpty ? "" : " ") + header(picture, symbols: symbols, range: range, auto: options.range == .auto,
-                                                         trackUp: trackUp, northUpAsked: options.northUp),
+        let headerParts = header(picture, symbols: symbols, range: range, auto: options.range == .auto, trackUp: trackUp,
+                                 northUpAsked: options.northUp)
+        canvas.write((alert.isEmpty ? "" : " ") + fitted(headerParts, width: layout.width - alert.count - (alert.isEmpty ? 0 : 1)),
                      0, alert.count, .header)
         canvas.write(symbols.legend(width: layout.width), layout.lineCount - 1, 0, .label)
         return RadarFrame(lines: canvas.lines(colour: options.colour), rangeNauticalMiles: range, trackUp: trackUp,
                           placements: placements)
     }
 
+    /// The header's parts, most important first: track, orientation, range, then what there is to see.
     static func header(_ picture: RadarPicture, symbols: RadarSymbols, range: Double, auto: Bool, trackUp: Bool,
-                       northUpAsked: Bool) -> String {
-        var text = picture.ownTrackTrueDegrees.map { "TRK \(RadarText.threeDigits($0))\(symbols.degree)T" } ?? "TRK ---"
-        text += trackUp ? "  track-up" : northUpAsked ? "  north-up" : "  north-up (no track)"
-        text += "  \(RadarText.range(range)) nm\(auto ? " auto" : "")"
-        if let reason = picture.unavailableReason { return text + "  traffic: no data (\(reason))" }
-        if !picture.hasOwnPosition {
-            return text + "  no own position: \(picture.targets.count + picture.unplacedTargets) not placed"
+                       northUpAsked: Bool) -> [String] {
+        var parts = [picture.ownTrackTrueDegrees.map { "TRK \(RadarText.threeDigits($0))\(symbols.degree)T" } ?? "no track"]
+        parts.append(trackUp ? "track-up" : northUpAsked ? "north-up" : "north-up (no track)")
+        parts.append("\(RadarText.range(range)) nm\(auto ? " auto" : "")")
+        if let reason = picture.unavailableReason {
+            parts.append(TrafficText.offText(reason, short: true))
+        } else if !picture.hasOwnPosition {
+            parts.append("no own position: \(picture.targets.count + picture.unplacedTargets) not placed")
+        } else {
+            let count = picture.targets.count
+            parts.append("\(count) target\(count == 1 ? "" : "s")")
         }
-        let count = picture.targets.count
-        return text + "  \(count) target\(count == 1 ? "" : "s")"
+        return parts
+    }
+
+    /// Parts joined by two spaces while they fit `width`; a part that does not fit is left out whole (a sentence cut
+    /// at the edge of the screen reads as a different one).
+    static func fitted(_ parts: [String], width: Int) -> String {
+        var text = ""
+        for part in parts {
+            let joined = text.isEmpty ? part : text + "  " + part
+            if joined.count <= width { text = joined }
+        }
+        return text
     }
 
     static func drawRings(_ canvas: inout RadarCanvas, layout: RadarLayout, symbols: RadarSymbols) {

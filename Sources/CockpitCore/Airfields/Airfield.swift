@@ -6,6 +6,9 @@ public enum AirfieldType: String, Sendable, Equatable, CaseIterable {
     case heliport
     case seaplaneBase = "seaplane_base"
     case closed
+    /// A land airport that is a firefighting base (`AirfieldPlausibility.storedType`): shown with `--all` only. Last, so
+    /// that the stored codes of the other types stay as they were.
+    case firefightingBase = "firefighting_base"
 
     /// The runway length the filters' minimum is tested against, given the longest runway and its surface. A water lane
     /// counts only at a seaplane base: at a land airport or heliport it is no runway for the aircraft the filters serve
@@ -243,7 +246,7 @@ public struct AirfieldFilter: Sendable, Equatable {
         var parts: [String] = []
         if let types {
             if types == [.smallAirport, .mediumAirport, .largeAirport] {
-                parts.append("land airports (no heliports, seaplane bases or closed fields)")
+                parts.append("land airports (no heliports, seaplane bases, firefighting bases or closed fields)")
             } else {
                 parts.append(AirfieldType.allCases.filter(types.contains).map(\.rawValue).joined(separator: ", "))
             }

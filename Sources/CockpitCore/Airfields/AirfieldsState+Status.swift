@@ -13,7 +13,7 @@ extension StatusSnapshot {
         // From a position that is no longer current (GPS lost, or lookups stopped): still shown, the last known nearest
         // airfield is worth having, but marked, as its distance and bearing go stale while the aircraft moves on.
         let stale = currentFix == nil || (ageSeconds ?? 0) > 3 * AirfieldsState.intervalSeconds
-        return [
+        var object: JSONObject = [
             "available": .bool(true),
             "ageSeconds": .number(ageSeconds, decimals: 0),
             "stale": .bool(stale),
@@ -26,6 +26,8 @@ extension StatusSnapshot {
                     ? "the \(configuration.flightProfile.kind.rawValue) profile's default" : "min-runway-feet"),
                 "hardSurfaceRequired": .bool(configuration.aircraft.hardSurfaceRequired)]),
         ]
+        for (key, value) in AirfieldDatabaseAge.json(dataDate: update.databaseDate, utc: utc).members { object[key] = value }
+        return object
     }
 }
 

@@ -65,12 +65,16 @@ public struct AirfieldsUpdate: Sendable, Equatable {
     public var best: NearestAirfield?
     public var databaseAvailable: Bool
     public var error: String?
-    public init(lookup: AirfieldLookup, nearest: [NearestAirfield], best: NearestAirfield?, databaseAvailable: Bool, error: String?) {
+    /// The date the database's data was made (`YYYY-MM-DD`, as imported), for its age in the status.
+    public var databaseDate: String?
+    public init(lookup: AirfieldLookup, nearest: [NearestAirfield], best: NearestAirfield?, databaseAvailable: Bool, error: String?,
+                databaseDate: String? = nil) {
         self.lookup = lookup
         self.nearest = nearest
         self.best = best
         self.databaseAvailable = databaseAvailable
         self.error = error
+        self.databaseDate = databaseDate
     }
 }
 

@@ -85,6 +85,13 @@ public struct Engine: Sendable {
                 : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
             radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                                ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration.radioTraffic)
+            switch radioEvent {
+            case .connected(let source, let endpoint):
+                effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
+            case .disconnected(let source, let reason):
+                effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
+            default: break
+            }
         case .endOfInput:
             flight.inputEnded(effects: &effects)
         case .airfields(let update):
@@ -106,7 +113,7 @@ public struct Engine: Sendable {
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
             traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                          ourUTC: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
-            radioTraffic.tick(at: at)
+            radioTraffic.tick(at: at, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at

@@ -10,6 +10,17 @@ public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable
     /// A target heard only from this source is dropped this long after its last message. ADS-B positions come
     /// twice a second and dump1090 itself forgets an aircraft after 60 s; FLARM sends every second; OGN beacons come
     /// every few seconds to 20 s on the ground. Longer is a stale picture, shorter drops targets between reports.
+    /// A connected source that sent nothing for this long is silent (dump1090 writes a line for every message it
+    /// decodes, and with aircraft in range that is many a second; a FLARM device sends every second; an OGN receiver's
+    /// own beacons come at least every few minutes).
+    public var silentAfterSeconds: Double {
+        switch self {
+        case .adsbSBS: 60
+        case .flarm: 10
+        case .ogn: 300
+        }
+    }
+
     public var staleAfterSeconds: Double {
         switch self {
         case .adsbSBS: 20
@@ -96,6 +107,14 @@ public struct RadioObservation: Sendable, Equatable {
         latitudeDegrees != nil || relativeNorthMeters != nil || pressureAltitudeFeet != nil || geometricAltitudeHAEFeet != nil
             || gnssAltitudeMSLFeet != nil || groundSpeedKnots != nil || trackTrueDegrees != nil || verticalRateFeetPerMinute != nil
             || callsign != nil || squawk != nil || onGround != nil || alarmLevel != nil
+    }
+}
+
+extension Event {
+    /// A message about an aircraft that asked not to be tracked: shown, but never recorded, logged or forwarded.
+    public var asksNotToBeRecorded: Bool {
+        if case .radio(.observation(let observation)) = self { return observation.noTrack }
+        return false
     }
 }
 

@@ -1,24 +1,13 @@
 /// The `radioTraffic` section of the status: every radio source in words, every target with its sources and the datum
 /// its relative altitude was worked out on, and the own aircraft (never among the targets).
 extension StatusSnapshot {
-    /// A source that sent nothing for this long while connected is said to be silent (dump1090 sends a line for every
-    /// message it decodes; a FLARM device one a second; an OGN receiver's beacons come at least every few minutes).
-    static func radioSilentAfterSeconds(_ source: RadioSourceKind) -> Double {
-        switch source {
-        case .adsbSBS: 60
-        case .flarm: 10
-        case .ogn: 300
-        }
-    }
-
     var radioTrafficJSON: JSONObject {
         let radio = self.radioTraffic
         var sourcesObject = JSONObject()
         let names = Set(configuration.radioTraffic.sources).union(radio.sources.keys).sorted()
         for source in names {
             let status = radio.sources[source] ?? RadioTrafficState.SourceStatus()
-            let quietFor = (status.lastLineAt ?? lastTickAt).map { monotonic.seconds(since: $0) }
-            let silent = status.connected && (quietFor ?? 0) >= Self.radioSilentAfterSeconds(source)
+            let silent = radio.silent.contains(source)
             var rejected = JSONObject()
             for (reason, count) in status.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
             let state: String

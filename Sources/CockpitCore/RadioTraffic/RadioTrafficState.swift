@@ -75,6 +75,7 @@ public struct RadioTrafficState: Sendable, Equatable {
         public var other = 0
         public var rejected: [String: Int] = [:]
         public var lastLineAt: MonotonicInstant?
+        public var connectedAt: MonotonicInstant?
         public var lines: Int { observations + other + rejected.values.reduce(0, +) }
     }
 
@@ -88,6 +89,8 @@ public struct RadioTrafficState: Sendable, Equatable {
     public private(set) var droppedForSpace = 0
     /// Targets dropped because no source heard them within its `staleAfterSeconds`.
     public private(set) var agedOut = 0
+    /// Connected sources that have sent nothing for their `silentAfterSeconds`.
+    public private(set) var silent: Set<RadioSourceKind> = []
 
     public init() {}
 
@@ -112,6 +115,7 @@ public struct RadioTrafficState: Sendable, Equatable {
             sources[source, default: SourceStatus()].connected = true
             sources[source, default: SourceStatus()].endpoint = endpoint
             sources[source, default: SourceStatus()].connections += 1
+            sources[source, default: SourceStatus()].connectedAt = at
         case .disconnected(let source, let reason):
             sources[source, default: SourceStatus()].connected = false
             sources[source, default: SourceStatus()].lastDisconnectReason = reason
@@ -167,8 +171,20 @@ public struct RadioTrafficState: Sendable, Equatable {
         return at.seconds(since: since) >= OwnshipLearning.seconds
     }
 
-    /// Drops every target no source has heard within that source's `staleAfterSeconds`.
-    public mutating func tick(at: MonotonicInstant) {
+    /// Drops every target no source has heard within that source's `staleAfterSeconds`, and says when a connected
+    /// source falls silent or speaks again.
+    public mutating func tick(at: MonotonicInstant, effects: inout [Effect]) {
+        for (source, status) in sources {
+            let lastHeard = [status.lastLineAt, status.connectedAt].compactMap { $0 }.max()
+            let quiet = status.connected && lastHeard.map { at.seconds(since: $0) >= source.silentAfterSeconds } == true
+            if quiet && !silent.contains(source) {
+                silent.insert(source)
+                effects.append(.log(LogLine(.warning, "\(source.rawValue): connected, but nothing received for \(Int(source.silentAfterSeconds)) s")))
+            } else if !quiet && silent.contains(source) {
+                silent.remove(source)
+                if status.connected { effects.append(.log(LogLine(.notice, "\(source.rawValue): receiving again"))) }
+            }
+        }
         let before = targets.count
         targets = targets.filter { _, target in
             target.heardAt.contains { source, heard in at.seconds(since: heard) <= source.staleAfterSeconds }

@@ -59,16 +59,18 @@ enum AirfieldQueries {
             do {
                 let results = try store.nearest(latitude: latitude, longitude: longitude, filter: filter,
                                                  declinationDegrees: declination, groundSpeedKnots: speed)
-                return .success(ControlAnswer(type: "nearest", key: "nearest", body: .object([
+                // The database's age by GPS time only: a date typed with --at says nothing of today.
+                var body: JSONObject = [
                     "from": .object(["latitudeDegrees": .number(latitude, decimals: 6), "longitudeDegrees": .number(longitude, decimals: 6),
                                      "source": .string(at == nil ? "gps" : "given")]),
                     "declinationDegrees": .number(declination, decimals: 2),
                     "declinationDate": .string(utc.iso8601), "declinationDateSource": .string(dateSource),
-                    "databaseDate": .string(store.dataDate),
                     "index": .string(store.indexSource),
                     "filter": .string(filter.summary),
                     "results": .array(results.map { .object($0.json) }),
-                ])))
+                ]
+                for (key, value) in AirfieldDatabaseAge.json(dataDate: store.dataDate, utc: snapshot.utc).members { body[key] = value }
+                return .success(ControlAnswer(type: "nearest", key: "nearest", body: .object(body)))
             } catch {
                 return .failure(.init(.databaseError, error.description))
             }

@@ -4,9 +4,9 @@ import Glibc
 /// The airfield database and the aircraft's needs for "best suitable airfield" and the nearest list.
 public struct AirfieldSettings: SettingsGroup {
     public static let title = "Airfields"
-    public static let searchPath = ["/var/lib/cockpit/airfields.sqlite", "/usr/share/cockpit/airfields.sqlite", "Data/airfields.sqlite"]
-    /// The database given; nil: `run` takes the first of `searchPath` that exists, a replay uses none (summaries stay
-    /// comparable) unless asked.
+    public static let searchPath = ShippedFiles.airfieldsSearchPath
+    /// The database given ("none": none); nil: the first of `searchPath` that exists, in live mode and replay alike
+    /// (the replay summary names the file, so summaries made with different databases are told apart).
     public var path: String?
     public var aircraft = AircraftProfile()
     let mode: RunMode
@@ -16,12 +16,11 @@ public struct AirfieldSettings: SettingsGroup {
     /// The database to open.
     public var resolvedPath: String? {
         if let path { return path == "none" ? nil : path }
-        guard mode == .run else { return nil }
-        return Self.searchPath.first { access($0, R_OK) == 0 }
+        return ShippedFiles.first(Self.searchPath)
     }
 
     public static let options: [SettingOption<AirfieldSettings>] = [
-        .init("airfields", .value(name: "FILE"), documentedDefault: "run: the first of \(searchPath.joined(separator: ", ")) that exists; replay: none",
+        .init("airfields", .value(name: "FILE"), documentedDefault: "the first of \(searchPath.joined(separator: ", ")) that exists",
               replay: .recorded,
               help: "Airfield database (built by `cockpitd airfields import`; 'none' for none).",
               set: { $0.path = try SettingValue.nonEmpty($1) }, show: { $0.resolvedPath ?? "none" }),

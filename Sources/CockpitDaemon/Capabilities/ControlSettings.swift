@@ -1,15 +1,19 @@
+import CockpitProtocol
 /// The control socket that `cockpitctl` talks to.
 public struct ControlSettings: SettingsGroup {
-    public static let defaultSocket = "/run/cockpit/cockpitd.sock"
+    public static let defaultSocket = ControlSocketPaths.system
     public static let title = "Control socket"
-    public var socketPath = ControlSettings.defaultSocket
+    /// Live mode's under /run/cockpit; a replay's under the user's runtime directory (`ControlSocketPaths.user`),
+    /// where `cockpitctl` looks next when no daemon is installed.
+    public var socketPath: String
     public var socketMode: UInt32 = 0o660
     public var group = "cockpit"
 
-    public init(mode: RunMode) {}
+    public init(mode: RunMode) { socketPath = mode == .replay ? ControlSocketPaths.user : Self.defaultSocket }
 
     public static let options: [SettingOption<ControlSettings>] = [
-        .init("socket", .value(name: "PATH"), help: "Control socket path (a replay serves it only at a finite --speed).",
+        .init("socket", .value(name: "PATH"), documentedDefault: "run: \(ControlSocketPaths.system); replay: $XDG_RUNTIME_DIR/cockpitd.sock, else /tmp/cockpitd-UID.sock",
+              help: "Control socket path (a replay serves it only at a finite --speed).",
               set: { $0.socketPath = try SettingValue.nonEmpty($1) }, show: { $0.socketPath }),
         .init("socket-mode", .value(name: "MODE"), modes: .run, help: "Control socket permissions, octal.",
               set: { settings, text throws(SettingError) in

@@ -5,7 +5,13 @@ public struct FlightSettings: SettingsGroup {
     public static let title = "Flight state and terrain"
     public var profile = FlightProfile.Kind.powered
     public var terrainDirectory: String?
-    public var geoidPath: String?
+    /// The geoid grid as given ("none": none); nil: the first of `ShippedFiles.geoidSearchPath` that exists.
+    public var geoidSetting: String?
+    /// The geoid grid to use (setting nil here means none).
+    public var geoidPath: String? {
+        get { geoidSetting.map { $0 == "none" ? nil : $0 } ?? ShippedFiles.first(ShippedFiles.geoidSearchPath) }
+        set { geoidSetting = newValue ?? "none" }
+    }
 
     public init(mode: RunMode) {}
 
@@ -20,9 +26,11 @@ public struct FlightSettings: SettingsGroup {
               }, show: { $0.profile.rawValue }),
         .init("terrain", .value(name: "DIR"), replay: .recorded, help: "Directory of SRTM .hgt tiles for height above ground (e.g. /var/lib/cockpit/terrain).",
               set: { $0.terrainDirectory = try SettingValue.optionalPath($1) }, show: { $0.terrainDirectory ?? "none" }),
-        .init("geoid", .value(name: "FILE.gtx"), replay: .recorded,
-              help: "EGM96 geoid grid (GTX, e.g. /usr/share/proj/egm96_15.gtx) for receivers that report only ellipsoid height.",
-              set: { $0.geoidPath = try SettingValue.optionalPath($1) }, show: { $0.geoidPath ?? "none" }),
+        .init("geoid", .value(name: "FILE.gtx"),
+              documentedDefault: "the first of \(ShippedFiles.geoidSearchPath.joined(separator: ", ")) that exists",
+              replay: .recorded,
+              help: "EGM96 geoid grid (GTX) for receivers that report only ellipsoid height (IGC files); 'none' for none.",
+              set: { $0.geoidSetting = try SettingValue.nonEmpty($1) }, show: { $0.geoidPath ?? "none" }),
     ]
 
     public func claims(mode: RunMode) -> [ResourceClaim] {
@@ -35,7 +43,7 @@ public struct FlightSettings: SettingsGroup {
         if let terrainDirectory, !SettingPath.isDirectory(terrainDirectory) {
             problems.append("terrain \(terrainDirectory): not a directory, so no height above ground")
         }
-        if let geoidPath, SettingPath.head(geoidPath, count: 1) == nil {
+        if let geoidPath = geoidSetting, geoidPath != "none", SettingPath.head(geoidPath, count: 1) == nil {
             problems.append("geoid \(geoidPath): cannot read the file, so no MSL from ellipsoid heights")
         }
         return problems

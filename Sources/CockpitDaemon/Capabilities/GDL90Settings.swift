@@ -1,3 +1,4 @@
+public import CockpitCore
 
 /// GDL 90 over UDP for EFB apps (docs/efb.md): whom to send to, and who the ownship is.
 public struct GDL90Settings: SettingsGroup {
@@ -61,7 +62,7 @@ public struct GDL90Settings: SettingsGroup {
                   settings.callsign = upper
               }, show: { $0.callsign.isEmpty ? "none" : $0.callsign }),
         .init("gdl90-address", .value(name: "HEX"), replay: .recorded,
-              help: "Ownship 24-bit ICAO address (6 hex digits) so the EFB does not show the own aircraft as traffic; none: address 0, self-assigned.",
+              help: "Ownship 24-bit ICAO address (6 hex digits): in GDL 90 so the EFB does not show the own aircraft as traffic, and never a radio target; none: address 0, self-assigned.",
               set: { settings, text throws(SettingError) in
                   if text == "none" { settings.icaoAddress = nil; return }
                   let digits = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
@@ -71,6 +72,11 @@ public struct GDL90Settings: SettingsGroup {
                   let text = String(address, radix: 16, uppercase: true)
                   return String(repeating: "0", count: 6 - text.count) + text } ?? "none" }),
     ]
+
+    /// The GDL 90 ownship address is the own aircraft's on the radio too: never a radio target.
+    public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
+        if let icaoAddress { core.radioTraffic.ownshipAddresses.insert(icaoAddress) }
+    }
 
     public func claims(mode: RunMode) -> [ResourceClaim] {
         ResourceClaim.reads("gdl90-leases", file: leasesFile) + ResourceClaim.listens("gdl90-discovery-port", udpPort: discoveryPort)

@@ -1,16 +1,33 @@
 public import CockpitCore
 public import CockpitIO
+import CockpitWire
 
-/// Traffic from the radio receivers pilots already own (docs/radio-traffic.md): ADS-B from dump1090's SBS-1 port, and
-/// the own aircraft's addresses, which are never shown as traffic.
+/// Traffic from the radio receivers pilots already own (docs/radio-traffic.md): ADS-B from dump1090's SBS-1 port, a
+/// FLARM device's data port (serial, or TCP), and the own aircraft's addresses, which are never shown as traffic.
 public struct RadioTrafficSettings: SettingsGroup {
     public static let title = "Radio traffic"
     /// dump1090 / readsb's SBS-1 (BaseStation) output; nil: no ADS-B receiver.
     public var adsbSBS: NetworkEndpoint?
+    /// A FLARM device's data port: a serial device (a path) or a TCP server; nil: none.
+    public var flarmDevice: FLARMDevice?
+    public var flarmBaudRate = 19200
+    /// An OGN receiver's APRS output (ogn-decode, port 50001); nil: none.
+    public var ognAPRS: NetworkEndpoint?
     /// The own aircraft's 24-bit addresses (ICAO, FLARM ID).
     public var ownshipAddresses: [UInt32] = []
 
     public static let sbsDefaultPort = 30003
+
+    public enum FLARMDevice: Sendable, Equatable, CustomStringConvertible {
+        case serial(path: String)
+        case tcp(NetworkEndpoint)
+        public var description: String {
+            switch self {
+            case .serial(let path): path
+            case .tcp(let endpoint): endpoint.description
+            }
+        }
+    }
 
     public init(mode: RunMode) {}
 
@@ -24,6 +41,33 @@ public struct RadioTrafficSettings: SettingsGroup {
                   }
                   settings.adsbSBS = endpoint
               }, show: { $0.adsbSBS?.description ?? "none" }),
+        .init("flarm-device", .value(name: "PATH|HOST:PORT"), modes: .run, replay: .liveInput,
+              help: "A FLARM device's data port to read FLARM traffic from: a serial device (e.g. /dev/ttyUSB0, /dev/serial0) or HOST:PORT of a TCP server; 'none'.",
+              set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.flarmDevice = nil; return }
+                  if text.hasPrefix("/") { settings.flarmDevice = .serial(path: text); return }
+                  guard text.contains(":"), let endpoint = NetworkEndpoint(parsing: text, defaultPort: 2000) else {
+                      throw SettingError("must be a device path (/dev/…), HOST:PORT or 'none', not \"\(text)\"")
+                  }
+                  settings.flarmDevice = .tcp(endpoint)
+              }, show: { $0.flarmDevice?.description ?? "none" }),
+        .init("flarm-baud", .value(name: "N"), modes: .run, replay: .liveInput,
+              help: "The FLARM serial port's baud rate: 4800, 9600, 19200 (FLARM's default), 38400, 57600 or 115200.",
+              set: { settings, text throws(SettingError) in
+                  guard let rate = Int(text), [4800, 9600, 19200, 38400, 57600, 115200].contains(rate) else {
+                      throw SettingError("must be 4800, 9600, 19200, 38400, 57600 or 115200, not \"\(text)\"")
+                  }
+                  settings.flarmBaudRate = rate
+              }, show: { String($0.flarmBaudRate) }),
+        .init("ogn-aprs", .value(name: "HOST:PORT"), modes: .run, replay: .liveInput,
+              help: "An OGN receiver's APRS output (ogn-decode's port 50001 when not given) to read FLARM and OGN trackers from, or 'none'.",
+              set: { settings, text throws(SettingError) in
+                  if text == "none" { settings.ognAPRS = nil; return }
+                  guard let endpoint = NetworkEndpoint(parsing: text, defaultPort: 50001) else {
+                      throw SettingError("must be HOST:PORT or 'none', not \"\(text)\"")
+                  }
+                  settings.ognAPRS = endpoint
+              }, show: { $0.ognAPRS?.description ?? "none" }),
         .init("ownship-address", .value(name: "HEX[,HEX…]"), modes: .both, replay: .recorded,
               help: "The own aircraft's ICAO addresses or FLARM IDs (six hex digits each, comma-separated; 'none' for none): never shown or alerted as traffic.",
               set: { settings, text throws(SettingError) in
@@ -44,19 +88,45 @@ public struct RadioTrafficSettings: SettingsGroup {
     ]
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
-        if mode == .run { core.radioTraffic.sources = adsbSBS == nil ? [] : [.adsbSBS] }
+        if mode == .run {
+            core.radioTraffic.sources = Set([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm },
+                                             ognAPRS.map { _ in .ogn }].compactMap { $0 })
+        }
         core.radioTraffic.ownshipAddresses = Set(ownshipAddresses)
     }
 
     public func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput] {
         let host = context.host
-        return adsbSBS.map { endpoint in
-            [TCPLineSource(source: RadioSourceKind.adsbSBS.rawValue, endpoint: endpoint, maximumLineBytes: 512, loop: host.loop) { host.ingestLive($0) }]
-        } ?? []
+        var inputs: [any LiveInput] = []
+        if let adsbSBS {
+            inputs.append(TCPLineSource(source: RadioSourceKind.adsbSBS.rawValue, endpoint: adsbSBS, maximumLineBytes: 512,
+                                        loop: host.loop) { host.ingestLive($0) })
+        }
+        switch flarmDevice {
+        case .serial(let path)?:
+            inputs.append(SerialLineSource(source: RadioSourceKind.flarm.rawValue, path: path, baudRate: flarmBaudRate,
+                                           maximumLineBytes: 120, loop: host.loop) { host.ingestLive($0) })
+        case .tcp(let endpoint)?:
+            inputs.append(TCPLineSource(source: RadioSourceKind.flarm.rawValue, endpoint: endpoint, maximumLineBytes: 120,
+                                        loop: host.loop) { host.ingestLive($0) })
+        case nil: break
+        }
+        if let ognAPRS {
+            inputs.append(TCPLineSource(source: RadioSourceKind.ogn.rawValue, endpoint: ognAPRS, maximumLineBytes: OGNDecoder.maximumLineBytes,
+                                        loop: host.loop) { host.ingestLive($0) })
+        }
+        return inputs
     }
 
     public func describeInputs() -> JSONObject {
-        adsbSBS.map { ["adsb": .object(["source": .string("dump1090 SBS-1"), "endpoint": .string($0.description)])] } ?? JSONObject()
+        var devices = JSONObject()
+        if let adsbSBS { devices["adsb"] = .object(["source": .string("dump1090 SBS-1"), "endpoint": .string(adsbSBS.description)]) }
+        if let flarmDevice {
+            devices["flarm"] = .object(["source": .string("FLARM data port"), "device": .string(flarmDevice.description),
+                                        "baudRate": .integer(Int64(flarmBaudRate))])
+        }
+        if let ognAPRS { devices["ogn"] = .object(["source": .string("OGN APRS"), "endpoint": .string(ognAPRS.description)]) }
+        return devices
     }
 }
 

@@ -51,6 +51,7 @@ extension Capabilities {
 extension GPSDSource: LiveInput {}
 extension BaroSource: LiveInput {}
 extension TCPLineSource: LiveInput {}
+extension SerialLineSource: LiveInput {}
 
 /// The traffic port as a live input: datagrams from other aircraft and relays, applied on the loop as they come.
 final class TrafficReceiverInput: LiveInput {

@@ -135,7 +135,7 @@ public enum OGNDecoder {
         }
         // `/A=` and six characters: digits, or a minus sign and five digits.
         guard info.upperBound - index >= 9, RadioText.hasPrefix(bytes, index..<info.upperBound, "/A="),
-              let altitude = RadioText.integer(bytes, (index + 3)..<(index + 9)), (-99_999...999_999).contains(altitude) else {
+              let altitude = RadioText.integer(bytes, (index + 3)..<(index + 9)), (-2_000...130_000).contains(altitude) else {
             return .failure(.altitude)
         }
         index += 9

@@ -1,3 +1,5 @@
+import CockpitCore
+
 /// Bounded readers for the ASCII fields of the radio traffic formats (SBS-1, FLARM NMEA, OGN APRS). Every reader
 /// takes a byte range of one line, reads at most a fixed number of digits (so nothing can overflow) and answers nil
 /// for anything that is not exactly the expected shape: no signs where none belong, no spaces, no exponents.
@@ -97,19 +99,10 @@ enum RadioText {
         guard count >= 1, count <= 8, range.count == count else { return nil }
         var value: UInt32 = 0
         for index in range {
-            guard let digit = hexDigit(bytes[index]) else { return nil }
-            value = value << 4 | UInt32(digit)
+            guard let digit = JSONParser.hexDigit(bytes[index]) else { return nil }
+            value = value << 4 | digit
         }
         return value
-    }
-
-    @inline(__always) static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
-        }
     }
 
     /// Exactly `count` decimal digits, no sign.

@@ -1,0 +1,56 @@
+public import CockpitCore
+
+/// A FLARM device's data port (`flarm-device`: PowerFLARM, SoftRF, an OGN tracker on a serial line or TCP) as a line
+/// source: each `$PFLAA` is what the device says of one target — its position relative to the own aircraft, its
+/// vertical distance, and the device's own alarm level, kept as given. The device's heartbeat (`$PFLAU`), versions,
+/// self-test results and the other talkers on the same port (the device's own GPS sentences) are well formed and say
+/// nothing of a target; a line `FLARMDecoder` refuses is counted by its reason.
+public struct FLARMWireDecoder: WireLineDecoder {
+    public static let source = RadioSourceKind.flarm.rawValue
+
+    public init() {}
+
+    public func decode(_ line: String) -> Event? {
+        switch FLARMDecoder.decode(line) {
+        case .failure(.empty), .failure(.notFLARM), .failure(.otherFLARM):
+            return .radio(.other(source: .flarm))
+        case .failure(let rejection):
+            return .radio(.rejected(source: .flarm, reason: rejection.rawValue))
+        case .success(.traffic(let traffic)):
+            guard let observation = Self.observation(traffic) else { return .radio(.rejected(source: .flarm, reason: FLARMRejection.identity.rawValue)) }
+            return .radio(.observation(observation))
+        case .success(.status), .success(.error), .success(.version):
+            return .radio(.other(source: .flarm))
+        }
+    }
+
+    public func link(_ link: LineSourceLink) -> Event? {
+        switch link {
+        case .connected(let endpoint): .radio(.connected(source: .flarm, endpoint: endpoint))
+        case .disconnected(let reason): .radio(.disconnected(source: .flarm, reason: reason))
+        }
+    }
+
+    /// FLARM's units on the core's names: m/s of speed in knots (× 3600 / 1852), of climb in ft/min (× 60 / 0.3048).
+    /// A target without an ID cannot be told from another: nil.
+    static func observation(_ t: FLARMTraffic) -> RadioObservation? {
+        guard let id = t.id else { return nil }
+        let type: RadioAddressType = switch t.idType {
+        case .icao?: .icao
+        case .flarm?: .flarm
+        case .random?, .anonymous?, nil: .random
+        }
+        var o = RadioObservation(source: .flarm, address: RadioAddress(type: type, value: id))
+        if let north = t.relativeNorthMeters, let east = t.relativeEastMeters {
+            o.relativeNorthMeters = Double(north)
+            o.relativeEastMeters = Double(east)
+        }
+        o.relativeVerticalMeters = t.relativeVerticalMeters.map(Double.init)
+        o.trackTrueDegrees = t.trackDegreesTrue.map(Double.init)
+        o.groundSpeedKnots = t.groundSpeedMetersPerSecond.map { Double($0) * 3600 / 1852 }
+        o.verticalRateFeetPerMinute = t.climbRateMetersPerSecond.map { $0 * 60 / 0.3048 }
+        o.alarmLevel = t.alarmLevel
+        o.noTrack = t.noTrack ?? false
+        return o
+    }
+}
