@@ -39,6 +39,23 @@ public enum WireLineSources {
     }
 }
 
+/// A radio traffic source's decoder: its name is its `RadioSourceKind`'s, and its connection changes are the radio
+/// picture's.
+public protocol RadioLineDecoder: WireLineDecoder {
+    static var kind: RadioSourceKind { get }
+}
+
+extension RadioLineDecoder {
+    public static var source: String { kind.rawValue }
+
+    public func link(_ link: LineSourceLink) -> Event? {
+        switch link {
+        case .connected(let endpoint): .radio(.connected(source: Self.kind, endpoint: endpoint))
+        case .disconnected(let reason): .radio(.disconnected(source: Self.kind, reason: reason))
+        }
+    }
+}
+
 /// gpsd's JSON reports (`GPSDReportDecoder`) as a line source.
 public struct GPSDWireDecoder: WireLineDecoder {
     public static let source = "gpsd"

@@ -24,7 +24,7 @@ public final class GPSDSource: Sendable {
     private let retriesAsLocal: Bool
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
-    private let stopped = Atomic<Bool>(false)
+    private let stopSignal = StopSignal()
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// `deliver` is called on `loop` only, in arrival order: connection events and every report line.
@@ -47,7 +47,7 @@ public final class GPSDSource: Sendable {
 
     /// Stops reading (closes the connection) and asks the thread to stop; it notices within 50 ms.
     public func stop() {
-        stopped.store(true, ordering: .relaxed)
+        stopSignal.stop()
         channel.withLock { $0 }?.close(promise: nil)
     }
 
@@ -57,7 +57,7 @@ public final class GPSDSource: Sendable {
         loop.execute { deliver(TimedInput(time: time, input: .gpsSource(event))) }
     }
 
-    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopSignal.isStopped }
 
     private func run() {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
@@ -72,13 +72,13 @@ public final class GPSDSource: Sendable {
                     submit(.disconnected(reason: "cannot connect to gpsd at \(endpoint): \(Self.errorText(opened))"))
                     reportedDisconnected = true
                 }
-                sleep(seconds: delay.afterFailedAttempt())
+                stopSignal.wait(seconds: delay.afterFailedAttempt())
                 continue
             }
             _ = fcntl(data.pointee.gps_fd, F_SETFD, FD_CLOEXEC)   // libgps opens it without; a child must not keep it
             if gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) != 0 {
                 gps_close(data)
-                sleep(seconds: delay.afterFailedAttempt())
+                stopSignal.wait(seconds: delay.afterFailedAttempt())
                 continue
             }
             // The loop reads a duplicate of libgps's socket; libgps's own handle (and its buffers) goes now.
@@ -88,7 +88,7 @@ public final class GPSDSource: Sendable {
                 if fd >= 0 { close(fd) }
                 submit(.disconnected(reason: "cannot take gpsd's socket: \(String(cString: strerror(errno)))"))
                 reportedDisconnected = true
-                sleep(seconds: delay.afterFailedAttempt())
+                stopSignal.wait(seconds: delay.afterFailedAttempt())
                 continue
             }
             submit(.connected(endpoint: endpoint.description))
@@ -97,7 +97,7 @@ public final class GPSDSource: Sendable {
             readReports(fd)   // the handler reports the disconnect, in order after the last line
             if isStopped { break }
             reportedDisconnected = true
-            sleep(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
+            stopSignal.wait(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
         }
     }
 
@@ -132,15 +132,6 @@ public final class GPSDSource: Sendable {
             channel.withLock { $0 = nil }
         } catch {
             submit(.disconnected(reason: "cannot read gpsd's socket: \(error)"))
-        }
-    }
-
-    private func sleep(seconds: Double) {
-        var remaining = seconds
-        while remaining > 0 && !isStopped {
-            let slice = min(remaining, 0.05)
-            usleep(UInt32(slice * 1_000_000))
-            remaining -= slice
         }
     }
 

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 public import NIOCore
 public import CockpitWire
 
@@ -14,7 +13,7 @@ public final class SerialLineSource: Sendable {
     private let maximumLineBytes: Int
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
-    private let stopped = Atomic<Bool>(false)
+    private let stopSignal = StopSignal()
 
     /// The rates a FLARM data port is set to (FLARM's default is 19200).
     static let baudRates: [Int: speed_t] = [
@@ -42,9 +41,9 @@ public final class SerialLineSource: Sendable {
     }
 
     /// Asks the thread to stop; it notices within 200 ms.
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    public func stop() { stopSignal.stop() }
 
-    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopSignal.isStopped }
 
     private func submit(_ inputs: [RawInput]) {
         guard !inputs.isEmpty else { return }
@@ -61,14 +60,14 @@ public final class SerialLineSource: Sendable {
                     submit([.lineSourceLink(source: source, .disconnected(reason: "cannot open \(path): \(String(cString: strerror(errno)))"))])
                     reportedMissing = true
                 }
-                sleep(seconds: Self.reopenSeconds)
+                stopSignal.wait(seconds: Self.reopenSeconds)
                 continue
             }
             if let problem = configure(fd) {
                 close(fd)
                 submit([.lineSourceLink(source: source, .disconnected(reason: "cannot set up \(path): \(problem)"))])
                 reportedMissing = true
-                sleep(seconds: Self.reopenSeconds)
+                stopSignal.wait(seconds: Self.reopenSeconds)
                 continue
             }
             submit([.lineSourceLink(source: source, .connected(endpoint: "\(path) at \(baudRate) baud"))])
@@ -78,7 +77,7 @@ public final class SerialLineSource: Sendable {
             if isStopped { break }
             submit([.lineSourceLink(source: source, .disconnected(reason: reason))])
             reportedMissing = true
-            sleep(seconds: Self.reopenSeconds)
+            stopSignal.wait(seconds: Self.reopenSeconds)
         }
     }
 
@@ -119,14 +118,5 @@ public final class SerialLineSource: Sendable {
             submit(lines)
         }
         return "stopped"
-    }
-
-    private func sleep(seconds: Double) {
-        var remaining = seconds
-        while remaining > 0 && !isStopped {
-            let slice = min(remaining, 0.05)
-            usleep(UInt32(slice * 1_000_000))
-            remaining -= slice
-        }
     }
 }

@@ -17,7 +17,7 @@ public final class TCPLineSource: Sendable {
     private let maximumLineBytes: Int
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
-    private let stopped = Atomic<Bool>(false)
+    private let stopSignal = StopSignal()
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// `deliver` is called on `loop` only, in arrival order: connection changes and every line.
@@ -40,11 +40,11 @@ public final class TCPLineSource: Sendable {
 
     /// Closes the connection and asks the thread to stop; it notices within 50 ms.
     public func stop() {
-        stopped.store(true, ordering: .relaxed)
+        stopSignal.stop()
         channel.withLock { $0 }?.close(promise: nil)
     }
 
-    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopSignal.isStopped }
 
     private func submit(_ link: LineSourceLink) {
         let time = MonotonicClock.now(), deliver = self.deliver, source = self.source
@@ -77,7 +77,7 @@ public final class TCPLineSource: Sendable {
                     submit(.disconnected(reason: "cannot connect to \(endpoint): \(error)"))
                     reportedDisconnected = true
                 }
-                sleep(seconds: delay.afterFailedAttempt())
+                stopSignal.wait(seconds: delay.afterFailedAttempt())
                 continue
             }
             submit(.connected(endpoint: endpoint.description))
@@ -89,16 +89,7 @@ public final class TCPLineSource: Sendable {
             channel.withLock { $0 = nil }
             if self.isStopped { break }
             reportedDisconnected = true
-            sleep(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
-        }
-    }
-
-    private func sleep(seconds: Double) {
-        var remaining = seconds
-        while remaining > 0 && !isStopped {
-            let slice = min(remaining, 0.05)
-            usleep(UInt32(slice * 1_000_000))
-            remaining -= slice
+            stopSignal.wait(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
         }
     }
 }

@@ -5,8 +5,8 @@ public import CockpitCore
 /// vertical distance, and the device's own alarm level, kept as given. The device's heartbeat (`$PFLAU`), versions,
 /// self-test results and the other talkers on the same port (the device's own GPS sentences) are well formed and say
 /// nothing of a target; a line `FLARMDecoder` refuses is counted by its reason.
-public struct FLARMWireDecoder: WireLineDecoder {
-    public static let source = RadioSourceKind.flarm.rawValue
+public struct FLARMWireDecoder: RadioLineDecoder {
+    public static let kind = RadioSourceKind.flarm
 
     public init() {}
 
@@ -21,13 +21,6 @@ public struct FLARMWireDecoder: WireLineDecoder {
             return .radio(.observation(observation))
         case .success(.status), .success(.error), .success(.version):
             return .radio(.other(source: .flarm))
-        }
-    }
-
-    public func link(_ link: LineSourceLink) -> Event? {
-        switch link {
-        case .connected(let endpoint): .radio(.connected(source: .flarm, endpoint: endpoint))
-        case .disconnected(let reason): .radio(.disconnected(source: .flarm, reason: reason))
         }
     }
 

@@ -4,8 +4,8 @@ public import CockpitCore
 /// aircraft beacon is what the receiver heard of one FLARM or OGN tracker — its position, course, speed, GNSS altitude
 /// above mean sea level, climb, and its identity's stealth and no-track bits. Receiver beacons, status lines and
 /// comments are well formed and say nothing of a target; a line `OGNDecoder` refuses is counted by its reason.
-public struct OGNWireDecoder: WireLineDecoder {
-    public static let source = RadioSourceKind.ogn.rawValue
+public struct OGNWireDecoder: RadioLineDecoder {
+    public static let kind = RadioSourceKind.ogn
 
     public init() {}
 
@@ -17,13 +17,6 @@ public struct OGNWireDecoder: WireLineDecoder {
             return .radio(.rejected(source: .ogn, reason: rejection.rawValue))
         case .success(let beacon):
             return .radio(.observation(Self.observation(beacon)))
-        }
-    }
-
-    public func link(_ link: LineSourceLink) -> Event? {
-        switch link {
-        case .connected(let endpoint): .radio(.connected(source: .ogn, endpoint: endpoint))
-        case .disconnected(let reason): .radio(.disconnected(source: .ogn, reason: reason))
         }
     }
 

@@ -3,8 +3,8 @@ public import CockpitCore
 /// dump1090's (or readsb's) SBS-1 stream as a line source (`adsb-sbs`): each `MSG` line decoded by `SBSDecoder` into
 /// what it says of one aircraft; the other BaseStation lines (keep-alives, `AIR`, `ID`, `STA`, `CLK`) are well formed
 /// and say nothing of an aircraft's state; a line the decoder refuses is counted by its reason.
-public struct SBSWireDecoder: WireLineDecoder {
-    public static let source = RadioSourceKind.adsbSBS.rawValue
+public struct SBSWireDecoder: RadioLineDecoder {
+    public static let kind = RadioSourceKind.adsbSBS
 
     public init() {}
 
@@ -17,13 +17,6 @@ public struct SBSWireDecoder: WireLineDecoder {
         case .success(let message):
             let observation = Self.observation(message)
             return observation.saysAnything ? .radio(.observation(observation)) : .radio(.other(source: .adsbSBS))
-        }
-    }
-
-    public func link(_ link: LineSourceLink) -> Event? {
-        switch link {
-        case .connected(let endpoint): .radio(.connected(source: .adsbSBS, endpoint: endpoint))
-        case .disconnected(let reason): .radio(.disconnected(source: .adsbSBS, reason: reason))
         }
     }
 
