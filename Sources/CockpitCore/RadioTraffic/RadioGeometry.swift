@@ -50,7 +50,7 @@ public enum RadioGeometry {
         let age = max(0, now.seconds(since: position.at))
         var deadReckoned = false
         if age > deadReckonAfterSeconds, let speed = target.groundSpeedKnots?.value, let track = target.trackTrueDegrees?.value, speed > 0 {
-            let meters = speed * UnitConversions.metersPerNauticalMile / 3600 * min(age, deadReckonAtMostSeconds)
+            let meters = UnitConversions.metersPerSecond(fromKnots: speed) * min(age, deadReckonAtMostSeconds)
             (latitude, longitude) = TrafficGeometry.destination(latitude: latitude, longitude: longitude, meters: meters, courseDegrees: track)
             deadReckoned = true
         }
@@ -85,7 +85,7 @@ public enum RadioGeometry {
     static func isCoLocated(_ target: RadioTarget, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?) -> Bool {
         typealias Rule = RadioTrafficState.OwnshipLearning
         guard let own, let speed = own.groundSpeedMetersPerSecond,
-              speed * 3600 / UnitConversions.metersPerNauticalMile >= Rule.minimumSpeedKnots,
+              UnitConversions.knots(fromMetersPerSecond: speed) >= Rule.minimumSpeedKnots,
               let position = target.position, at.seconds(since: position.at) <= deadReckonAfterSeconds,
               let relative = relative(target, now: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet),
               let vertical = relative.relativeAltitudeFeet else { return false }

@@ -24,7 +24,7 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         }
     }
 
-    /// FLARM's units on the core's names: m/s of speed in knots (× 3600 / 1852), of climb in ft/min (× 60 / 0.3048).
+    /// FLARM's units on the core's names: speed in m/s to knots, climb in m/s to ft/min.
     /// A target without an ID cannot be told from another: nil.
     static func observation(_ t: FLARMTraffic) -> RadioObservation? {
         guard let id = t.id else { return nil }
@@ -40,8 +40,8 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         }
         o.relativeVerticalMeters = t.relativeVerticalMeters.map(Double.init)
         o.trackTrueDegrees = t.trackDegreesTrue.map(Double.init)
-        o.groundSpeedKnots = t.groundSpeedMetersPerSecond.map { Double($0) * 3600 / 1852 }
-        o.verticalRateFeetPerMinute = t.climbRateMetersPerSecond.map { $0 * 60 / 0.3048 }
+        o.groundSpeedKnots = t.groundSpeedMetersPerSecond.map { UnitConversions.knots(fromMetersPerSecond: Double($0)) }
+        o.verticalRateFeetPerMinute = t.climbRateMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:))
         o.alarmLevel = t.alarmLevel
         o.noTrack = t.noTrack ?? false
         return o
