@@ -28,11 +28,29 @@ public enum FlightsText {
             lines.append(pad(id, 4, right: true) + "  " + pad(takeoff, 20) + "  " + pad(from, 6) + "  " + pad(landing, 20) + "  "
                          + pad(to, 6) + "  " + pad(maximum, 10, right: true) + "  " + pad(above, 8, right: true) + "  "
                          + pad(alerts, 6, right: true) + "  " + end)
+            for encounter in flight["encounters"]?.arrayValue ?? [] { lines.append("      " + encounterLine(encounter)) }
         }
         if ellipsoid {
             lines.append("max GPS ft: above mean sea level; \"ell\": above the WGS-84 ellipsoid (the fixes had no MSL altitude)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "close encounter 2026-11-27T12:03:14Z icao 4D2023 AMC421 [adsb-sbs]: 0.42 nm, 300 ft above (pressure), alarm 2".
+    static func encounterLine(_ encounter: JSONValue) -> String {
+        var text = "close encounter \(encounter["utc"]?.stringValue ?? "?") \(encounter["target"]?.stringValue ?? "?")"
+        if let callsign = encounter["callsign"]?.stringValue { text += " " + callsign }
+        text += " [\(encounter["sources"]?.stringValue ?? "?")]: "
+        text += encounter["closestNauticalMiles"]?.doubleValue.map { JSONWriter.string(.number($0, decimals: 2)) + " nm" } ?? "? nm"
+        if let feet = encounter["relativeAltitudeFeet"]?.doubleValue {
+            let rounded = Int(feet.rounded())
+            text += rounded == 0 ? ", same height" : ", \(abs(rounded)) ft \(rounded > 0 ? "above" : "below")"
+            if let datum = encounter["relativeAltitudeDatum"]?.stringValue { text += " (\(datum))" }
+        } else {
+            text += ", height unknown"
+        }
+        if let level = encounter["highestAlarmLevel"]?.int64Value, level > 0 { text += ", alarm \(level)" }
+        return text
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

@@ -68,13 +68,25 @@ public enum TrafficText {
     public static func render(_ section: JSONValue) -> String {
         var lines = ["traffic: \(line(section))"]
         for target in section["targets"]?.arrayValue ?? [] {
-            var row = "\(target["identifier"]?.stringValue ?? "?")  \(n(target["distanceNauticalMiles"], 1)) nm  "
+            var row = "\(target["identifier"]?.stringValue ?? "?")"
+            if let type = target["addressType"]?.stringValue { row += " \(type)" }
+            if let callsign = target["callsign"]?.stringValue { row += " \(callsign)" }
+            let sources = target["sources"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !sources.isEmpty { row += " [" + sources.joined(separator: "+") + "]" }
+            row += "  \(n(target["distanceNauticalMiles"], 1)) nm  "
             row += "brg \(n(target["bearingTrueDegrees"]))°T"
             if let relative = target["relativeBearingDegrees"]?.doubleValue { row += " (\(Int(relative))° rel)" }
-            row += "  alt \(n(target["altitudeFeet"])) ft (\(n(target["relativeAltitudeFeet"])) rel)  GS \(n(target["groundSpeedKnots"])) kt"
+            if let pressure = target["pressureAltitudeFeet"]?.doubleValue, target["altitudeFeet"]?.doubleValue == nil {
+                row += "  FL\(FixedText.padded(Int((pressure / 100).rounded()), width: 3))"
+            } else {
+                row += "  alt \(n(target["altitudeFeet"])) ft MSL"
+            }
+            let datum = target["relativeAltitudeDatum"]?.stringValue.map { " on \($0)" } ?? ""
+            row += " (\(n(target["relativeAltitudeFeet"])) ft rel\(datum))  GS \(n(target["groundSpeedKnots"])) kt"
             row += "  closure \(n(target["closureKnots"])) kt  age \(n(target["ageSeconds"], 1)) s"
             if target["deadReckoned"]?.boolValue == true { row += " (dead-reckoned)" }
             if target["viaRelay"]?.boolValue == true { row += " via relay" }
+            if let level = target["flarmAlarmLevel"]?.int64Value, level > 0 { row += "  FLARM alarm \(level)" }
             if target["proximity"]?.boolValue == true { row += "  *** PROXIMITY ***" }
             lines.append(row)
         }

@@ -152,6 +152,8 @@ public final class CoreRunner {
             break   // the traffic output sends it
         case .announce, .cancelAnnouncement:
             break   // the alert audio and GPIO outputs carry these out
+        case .trafficEncounter:
+            break   // the flight log output keeps it
         }
     }
 }

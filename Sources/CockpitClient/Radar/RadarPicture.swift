@@ -13,10 +13,15 @@ public struct RadarTarget: Sendable, Equatable {
     public var deadReckoned: Bool
     public var proximity: Bool
     public var viaRelay: Bool
+    /// What heard it (`adsb-sbs`, `flarm`, `ogn`, `cockpitd`) and its address type (`icao`, `flarm`, …, `cockpitd`).
+    public var sources: [String]
+    public var addressType: String?
+    public var callsign: String?
 
     public init(identifier: String, distanceNauticalMiles: Double, bearingTrueDegrees: Double, relativeAltitudeFeet: Double?,
                 verticalSpeedFeetPerMinute: Double? = nil, ageSeconds: Double = 0, deadReckoned: Bool = false,
-                proximity: Bool = false, viaRelay: Bool = false) {
+                proximity: Bool = false, viaRelay: Bool = false, sources: [String] = [], addressType: String? = nil,
+                callsign: String? = nil) {
         self.identifier = identifier
         self.distanceNauticalMiles = distanceNauticalMiles
         self.bearingTrueDegrees = bearingTrueDegrees
@@ -26,6 +31,23 @@ public struct RadarTarget: Sendable, Equatable {
         self.deadReckoned = deadReckoned
         self.proximity = proximity
         self.viaRelay = viaRelay
+        self.sources = sources
+        self.addressType = addressType
+        self.callsign = callsign
+    }
+
+    /// The receivers that heard it, as a pilot names them ("ADS-B+FLARM"); empty for another cockpitd box alone
+    /// (the list says "relay" for those that came through the relay).
+    public var sourceLabel: String {
+        sources.compactMap { source -> String? in
+            switch source {
+            case "adsb-sbs": "ADS-B"
+            case "flarm": "FLARM"
+            case "ogn": "OGN"
+            case "cockpitd": sources.count > 1 ? "box" : nil
+            default: source
+            }
+        }.joined(separator: "+")
     }
 
     /// Relative altitude band as a pilot reads it: level means within ±500 ft.
@@ -105,7 +127,9 @@ public struct RadarPicture: Sendable, Equatable {
                 relativeAltitudeFeet: entry["relativeAltitudeFeet"]?.doubleValue,
                 verticalSpeedFeetPerMinute: entry["verticalSpeedFeetPerMinute"]?.doubleValue,
                 ageSeconds: entry["ageSeconds"]?.doubleValue ?? 0, deadReckoned: entry["deadReckoned"]?.boolValue ?? false,
-                proximity: entry["proximity"]?.boolValue ?? false, viaRelay: entry["viaRelay"]?.boolValue ?? false))
+                proximity: entry["proximity"]?.boolValue ?? false, viaRelay: entry["viaRelay"]?.boolValue ?? false,
+                sources: entry["sources"]?.arrayValue?.compactMap(\.stringValue) ?? [], addressType: entry["addressType"]?.stringValue,
+                callsign: entry["callsign"]?.stringValue))
         }
         self.init(targets: targets.sorted { $0.distanceNauticalMiles < $1.distanceNauticalMiles }, ownTrackTrueDegrees: track,
                   hasOwnPosition: hasPosition, unplacedTargets: unplaced,

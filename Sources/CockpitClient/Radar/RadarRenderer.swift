@@ -210,6 +210,8 @@ public enum RadarRenderer {
             } ?? "brg " + RadarText.threeDigits(target.bearingTrueDegrees) + symbols.degree + "T"
             var line = "\(glyph)\(RadarText.padded(symbols.tag(target, beyondRange: false), 6))"
             line += RadarText.leftPadded(RadarText.distance(target.distanceNauticalMiles), 4) + "nm " + position + " " + target.identifier
+            if let callsign = target.callsign, !callsign.isEmpty { line += " " + callsign }
+            if !target.sourceLabel.isEmpty { line += " " + target.sourceLabel }
             if target.viaRelay { line += " relay" }
             canvas.write(line, row, column, style(target))
             row += 1

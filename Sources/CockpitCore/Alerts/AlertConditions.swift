@@ -53,12 +53,12 @@ extension Engine {
                                     phrase: ["cabin barometer lost"], repeatSeconds: high ? Self.barometerLossRepeatSeconds : nil,
                                     clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false, degradesTheBox: true))
         }
-        if let own {
-            let utc = gps.utc(at: now)
-            for (id, target) in traffic.targets.sorted(by: { $0.key < $1.key }) {
-                guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: utc),
-                      configuration.traffic.isProximate(relative) else { continue }
-                conditions.append(.init(id: "traffic.proximity." + TrafficIdentifier.text(id), kind: "traffic.proximity",
+        if own != nil {
+            // Every source's targets alike (`TrafficPicture`): proximate is in flight, within the limits, not on the ground.
+            for target in trafficPicture(at: now).targets where target.proximate {
+                guard let relative = target.relative else { continue }
+                let id = target.origin == .relay(target.identifier) ? target.identifierText : target.addressType + "." + target.identifierText
+                conditions.append(.init(id: "traffic.proximity." + id, kind: "traffic.proximity",
                                         priority: .caution, text: AlertText.traffic(relative), phrase: AlertText.trafficPhrase(relative),
                                         repeatSeconds: configuration.alerts.trafficRepeatSeconds,
                                         clears: "outside the proximity distance or height, or on the ground",

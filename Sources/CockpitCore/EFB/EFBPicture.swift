@@ -5,10 +5,10 @@ import RealModule
 public struct EFBPicture: Sendable {
     public struct Target: Sendable {
         public var identifier: UInt32
-        public var target: TrafficTarget
+        public var target: PictureTarget
         /// Dead-reckoned to the snapshot's instant; nil without an own position.
         public var relative: RelativeTraffic?
-        /// Within the traffic capability's proximity limits (the status's `proximity`).
+        /// Within the traffic capability's proximity limits (the status's `proximity`), in flight.
         public var proximate: Bool
         /// Metres north and east of the ownship (nil without an own position).
         public var northMeters: Double?
@@ -25,23 +25,24 @@ public struct EFBPicture: Sendable {
     /// Targets within the proximity limits first, the highest alarm level first among them, then by distance: the
     /// first is the one `$PFLAU` reports (the most dangerous, not the nearest: sorted by distance, a wingman 300 m
     /// abeam would hide a head-on aircraft's level-2 alarm until it reached level 3). GDL 90 sends the list in this
-    /// order.
+    /// order. Every source's targets (`TrafficPicture`): relay, ADS-B, FLARM, OGN.
     public var targets: [Target]
 
     public init(_ snapshot: StatusSnapshot) {
+        self.init(snapshot, picture: TrafficPicture(snapshot))
+    }
+
+    public init(_ snapshot: StatusSnapshot, picture: TrafficPicture) {
         utc = snapshot.utc
         let current = snapshot.currentFix
         fix = current?.hasValidPosition == true ? current : nil
         pressureAltitudeFeet = Self.honestPressureAltitudeFeet(snapshot)
         airborne = snapshot.flight.isAirborne
-        let traffic = snapshot.configuration.traffic
         var list: [Target] = []
-        list.reserveCapacity(snapshot.traffic.targets.count)
-        for (id, target) in snapshot.traffic.targets {
-            var entry = Target(identifier: id, target: target, relative: nil, proximate: false)
-            if let fix, let relative = TrafficGeometry.relative(target: target, own: fix, now: snapshot.monotonic, ourUTC: snapshot.utc) {
-                entry.relative = relative
-                entry.proximate = airborne && traffic.isProximate(relative)   // no traffic alert while parked
+        list.reserveCapacity(picture.targets.count)
+        for target in picture.targets {
+            var entry = Target(identifier: target.identifier, target: target, relative: target.relative, proximate: target.proximate)
+            if let relative = target.relative {
                 let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
                 let bearing = relative.bearingTrueDegrees * .pi / 180
                 entry.northMeters = meters * Double.cos(bearing)
@@ -54,7 +55,7 @@ public struct EFBPicture: Sendable {
             let level0 = Self.alarmLevel($0), level1 = Self.alarmLevel($1)
             if level0 != level1 { return level0 > level1 }
             let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
-            return d0 != d1 ? d0 < d1 : $0.identifier < $1.identifier
+            return d0 != d1 ? d0 < d1 : $0.target.key < $1.target.key
         }
         targets = list
     }
@@ -65,16 +66,23 @@ public struct EFBPicture: Sendable {
         return snapshot.cabinAltitudeFeet
     }
 
-    /// A target's altitude on the ownship's pressure datum: our pressure altitude plus the GPS altitude difference
-    /// (their report carries GPS MSL). Nil when either side is unknown — never their GPS altitude as pressure altitude.
+    /// A target's pressure altitude: its own (ADS-B's barometric altitude), else ours plus the height difference
+    /// worked out on another datum (a relay report's GPS MSL, FLARM's relative vertical). Nil when neither is known —
+    /// never a GPS altitude as pressure altitude.
     public func targetPressureAltitudeFeet(_ target: Target) -> Double? {
+        if let theirs = target.target.pressureAltitudeFeet { return theirs }
         guard let own = pressureAltitudeFeet, let difference = target.relative?.relativeAltitudeFeet else { return nil }
         return own + difference
     }
 
-    /// Alarm level 0–3 from time to closest approach (FLARM: 3 = 0–8 s, 2 = 9–12 s, 1 = 13–18 s), only for a target
-    /// within the proximity limits and closing.
+    /// Alarm level 0–3: the higher of the FLARM device's own level for the target (never downgraded) and the level
+    /// from time to closest approach (FLARM: 3 = 0–8 s, 2 = 9–12 s, 1 = 13–18 s) for a target within the proximity
+    /// limits and closing.
     public static func alarmLevel(_ target: Target) -> Int {
+        max(target.target.deviceAlarmLevel.map { max(0, min(3, $0)) } ?? 0, geometricAlarmLevel(target))
+    }
+
+    static func geometricAlarmLevel(_ target: Target) -> Int {
         guard target.proximate, let relative = target.relative, let closure = relative.closureKnots, closure > 1 else { return 0 }
         let seconds = relative.distanceNauticalMiles / closure * 3600
         if seconds <= 8 { return 3 }

@@ -60,20 +60,26 @@ public enum FLARMNMEA {
         if bearing > 180 { bearing -= 360 }
         let vertical = relative.relativeAltitudeFeet.map { String(Int(UnitConversions.meters(fromFeet: $0).rounded())) } ?? ""
         let distance = Int((relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile).rounded())
-        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 0),\(vertical),\(distance),\(TrafficIdentifier.text(first.identifier))"
+        return head + ",\(level),\(Int(bearing)),\(level > 0 ? 2 : 0),\(vertical),\(distance),\(first.target.identifierText)"
     }
 
     /// `$PFLAA,AlarmLevel,RelativeNorth,RelativeEast,RelativeVertical,IDType,ID,Track,TurnRate,GroundSpeed,ClimbRate,AcftType`;
-    /// nil for a target without a relative position or beyond the ±32,767 m the fields hold. ID type 0: random (cockpitd
-    /// identifiers change every flight); aircraft type 0 unknown (the traffic report does not carry it).
+    /// nil for a target without a relative position or beyond the ±32,767 m the fields hold. ID type (FTD-012): 1 for
+    /// an ICAO address, 2 for a FLARM ID, 0 (random) for every other (OGN, relay boxes' per-flight identifiers);
+    /// aircraft type 0 unknown (no source here carries it).
     static func pflaa(_ target: EFBPicture.Target) -> String? {
         guard let north = target.northMeters, let east = target.eastMeters, abs(north) <= 32_767, abs(east) <= 32_767 else { return nil }
-        let report = target.target.report
+        let source = target.target
         let vertical = target.relative?.relativeAltitudeFeet.map { String(Int(max(-32_768, min(32_767, UnitConversions.meters(fromFeet: $0).rounded())))) } ?? ""
-        let track = report.trackTrueDegrees.map { String(Int($0.rounded()) % 360) } ?? ""
-        let speed = report.groundSpeedKnots.map { String(Int(UnitConversions.metersPerSecond(fromKnots: $0).rounded())) } ?? ""
-        let climb = report.verticalSpeedFeetPerMinute.map { fixed(max(-32.7, min(32.7, $0 * UnitConversions.metersPerFoot / 60)), 1) } ?? ""
-        return "PFLAA,\(EFBPicture.alarmLevel(target)),\(Int(north.rounded())),\(Int(east.rounded())),\(vertical),0,\(TrafficIdentifier.text(target.identifier)),\(track),,\(speed),\(climb),0"
+        let track = source.trackTrueDegrees.map { String(Int($0.rounded()) % 360) } ?? ""
+        let speed = source.groundSpeedKnots.map { String(Int(UnitConversions.metersPerSecond(fromKnots: $0).rounded())) } ?? ""
+        let climb = source.verticalRateFeetPerMinute.map { fixed(max(-32.7, min(32.7, $0 * UnitConversions.metersPerFoot / 60)), 1) } ?? ""
+        let idType = switch source.addressType {
+        case RadioAddressType.icao.rawValue: 1
+        case RadioAddressType.flarm.rawValue: 2
+        default: 0
+        }
+        return "PFLAA,\(EFBPicture.alarmLevel(target)),\(Int(north.rounded())),\(Int(east.rounded())),\(vertical),\(idType),\(source.identifierText),\(track),,\(speed),\(climb),0"
     }
 
     // MARK: formatting (no Foundation: fixed-point by hand)

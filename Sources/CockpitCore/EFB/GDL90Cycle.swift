@@ -75,26 +75,29 @@ public enum GDL90Cycle {
     }
 
     /// One 0x14 per target with a position relative to ours (nil without an own fix: there is nothing to relate to).
+    /// Address type (§3.5.1.2): ICAO for an ICAO-addressed aircraft, self-assigned for every other identifier (a
+    /// FLARM or OGN device's own, a random one, a relay box's per-flight one): an EFB must not look those up as
+    /// registrations. Call sign: the aircraft's own when a source gave one, else the six hex digits shown on the radar.
     public static func trafficReport(_ target: EFBPicture.Target, picture: EFBPicture) -> GDL90Report? {
         guard let relative = target.relative else { return nil }
-        let source = target.target.report
+        let source = target.target
         var report = GDL90Report()
-        report.trafficAlert = target.proximate
-        report.addressType = .adsbSelfAssigned   // cockpitd identifiers are random per flight, never ICAO
+        report.trafficAlert = target.proximate || EFBPicture.alarmLevel(target) > 0
+        report.addressType = source.addressType == RadioAddressType.icao.rawValue ? .adsbICAO : .adsbSelfAssigned
         report.address = target.identifier
         report.latitudeDegrees = relative.latitudeDegrees
         report.longitudeDegrees = relative.longitudeDegrees
         report.pressureAltitudeFeet = picture.targetPressureAltitudeFeet(target)
-        report.airborne = source.flags.contains(.airborne)
+        report.airborne = source.airborne ?? true
         report.extrapolated = relative.deadReckoned
         if let track = source.trackTrueDegrees {
             report.trackKind = .trueTrack
             report.trackDegrees = track
         }
         report.horizontalSpeedKnots = source.groundSpeedKnots
-        report.verticalSpeedFeetPerMinute = source.verticalSpeedFeetPerMinute
-        report.callsign = TrafficIdentifier.text(target.identifier)   // six digits, as on the radar and in the log
-        report.emergencyCode = source.flags.contains(.emergency) ? 1 : 0
+        report.verticalSpeedFeetPerMinute = source.verticalRateFeetPerMinute
+        report.callsign = source.callsign.map { String($0.prefix(8)) } ?? source.identifierText
+        report.emergencyCode = source.emergency ? 1 : 0
         return report
     }
 

@@ -10,6 +10,7 @@ public struct Engine: Sendable {
     public private(set) var flight = FlightState()
     public private(set) var traffic = TrafficState()
     public private(set) var radioTraffic = RadioTrafficState()
+    public private(set) var encounters = TrafficEncounters()
     public private(set) var alerts = AlertBoard()
     /// The terrain under the next fix, when the shell has looked it up.
     private var terrain: TerrainSample?
@@ -81,10 +82,8 @@ public struct Engine: Sendable {
         case .trafficRejected(let reason):
             traffic.rejectedDatagram(reason)
         case .radio(let radioEvent):
-            let ownPressureAltitudeFeet = baro.pressurisedCabinInferred ? nil
-                : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
             radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                               ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration.radioTraffic)
+                               ownPressureAltitudeFeet: ownPressureAltitudeFeet(at: at), configuration: configuration.radioTraffic)
             switch radioEvent {
             case .connected(let source, let endpoint):
                 effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
@@ -93,6 +92,7 @@ public struct Engine: Sendable {
             default: break
             }
         case .endOfInput:
+            encounters.closeAll(effects: &effects)
             flight.inputEnded(effects: &effects)
         case .airfields(let update):
             airfields.apply(update, at: at)
@@ -111,9 +111,10 @@ public struct Engine: Sendable {
                          configuration: configuration.hypoxia, effects: &effects)
             flight.tick(at: at, gpsCurrent: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) != nil,
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
-            traffic.tick(at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                         ourUTC: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
+            traffic.tick(at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
             radioTraffic.tick(at: at, effects: &effects)
+            encounters.tick(trafficPicture(at: at), utc: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic,
+                            effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at
@@ -158,6 +159,19 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, alerts: alerts, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, alerts: alerts, lastTickAt: lastTickAt)
+    }
+
+    /// The cabin barometer's pressure altitude when fresh and the cabin is not inferred pressurised: the only own
+    /// altitude on ADS-B's barometric datum.
+    func ownPressureAltitudeFeet(at: MonotonicInstant) -> Double? {
+        baro.pressurisedCabinInferred ? nil : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+    }
+
+    /// Every source's traffic, fused and placed relative to the current fix.
+    func trafficPicture(at: MonotonicInstant) -> TrafficPicture {
+        let own = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds).flatMap { $0.hasValidPosition ? $0 : nil }
+        return TrafficPicture(relay: traffic, radio: radioTraffic, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet(at: at),
+                              now: at, utc: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic)
     }
 }

@@ -49,6 +49,8 @@ public enum Effect: Sendable, Equatable {
     case announce(Announcement)
     /// Stop this announcement at once if it is still playing (cleared, acknowledged or interrupted).
     case cancelAnnouncement(id: String)
+    /// A close encounter ended: the flight log keeps its closest approach.
+    case trafficEncounter(FlightLogEncounter)
 }
 
 public struct LogLine: Sendable, Equatable {

@@ -14,6 +14,7 @@ public struct StatusSnapshot: Sendable {
     public let flight: FlightState
     public let traffic: TrafficState
     public let radioTraffic: RadioTrafficState
+    public let encounters: TrafficEncounters
     public let alerts: AlertBoard
     public let lastTickAt: MonotonicInstant?
 

@@ -61,6 +61,20 @@ public enum RadioGeometry {
                              bearingTrueDegrees: inverse.initialBearingDegrees, relativeAltitudeFeet: difference, altitudeDatum: datum)
     }
 
+    /// The same placement in the form every traffic output reads: with the bearing from the own track and the closure.
+    public static func relativeTraffic(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?) -> RelativeTraffic? {
+        guard let placed = relative(target, now: now, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet) else { return nil }
+        return RelativeTraffic(
+            latitudeDegrees: placed.latitudeDegrees, longitudeDegrees: placed.longitudeDegrees,
+            distanceNauticalMiles: placed.distanceNauticalMiles, bearingTrueDegrees: placed.bearingTrueDegrees,
+            relativeBearingDegrees: TrafficGeometry.relativeBearing(placed.bearingTrueDegrees, ownTrack: own.trackTrueDegrees),
+            relativeAltitudeFeet: placed.relativeAltitudeFeet,
+            closureKnots: TrafficGeometry.closureKnots(own: own, bearingToTargetDegrees: placed.bearingTrueDegrees,
+                                                       theirSpeedKnots: target.groundSpeedKnots?.value,
+                                                       theirTrackTrueDegrees: target.trackTrueDegrees?.value),
+            ageSeconds: placed.positionAgeSeconds, deadReckoned: placed.deadReckoned, altitudeDatum: placed.altitudeDatum)
+    }
+
     /// Target altitude minus own on the first datum both sides have, in this order: the FLARM device's own relative
     /// vertical; pressure altitude against the own cabin barometer (fresh, unpressurised); geometric against the own
     /// ellipsoid height; GNSS MSL against the own MSL. Nil when none serves: never one datum against another.

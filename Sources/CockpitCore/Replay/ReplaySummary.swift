@@ -38,6 +38,8 @@ public struct ReplaySummary: Sendable {
     public private(set) var announcementsCancelled = 0
     public private(set) var takeoffs: [FlightState.Transition] = []
     public private(set) var landings: [FlightState.Transition] = []
+    /// Close encounters with traffic (the first 200), as the flight log keeps them.
+    public private(set) var encounters: [FlightLogEncounter] = []
 
     public mutating func observe(_ effect: Effect) {
         switch effect {
@@ -45,6 +47,7 @@ public struct ReplaySummary: Sendable {
         case .sendDatagram: datagramsSent += 1
         case .announce(let announcement): if announcements.count < 200 { announcements.append(announcement) }
         case .cancelAnnouncement: announcementsCancelled += 1
+        case .trafficEncounter(let encounter): if encounters.count < 200 { encounters.append(encounter) }
         case .flightTransition(let transition):
             if transition.kind == .takeoff { takeoffs.append(transition) } else { landings.append(transition) }
         default: break
@@ -158,6 +161,7 @@ public struct ReplaySummary: Sendable {
                 "rejectedLines": .integer(Int64(radioRejected)),
                 "aircraftWithPosition": .array(radioAircraftWithPosition.sorted().map { .string("\($0.type.rawValue) \($0.hex)") }),
             ]),
+            "trafficEncounters": .array(encounters.map { .object($0.json) }),
         ]
     }
 }

@@ -1,36 +1,8 @@
 /// The `traffic` section of the status.
 extension StatusSnapshot {
     var trafficJSON: JSONObject {
-        let own = currentFix
-        var targets: [(Double, JSONObject)] = []
-        for (id, target) in traffic.targets {
-            let relative = own.flatMap { TrafficGeometry.relative(target: target, own: $0, now: monotonic, ourUTC: utc) }
-            let report = target.report
-            var object: JSONObject = [
-                "identifier": .string(TrafficIdentifier.text(id)),
-                "viaRelay": .bool(target.viaRelay),
-                "timeVerified": .bool(target.timeVerified),
-                "airborne": .bool(report.flags.contains(.airborne)), "emergency": .bool(report.flags.contains(.emergency)),
-                "reportUTC": .string(report.utc.iso8601),
-                "ageSeconds": .number(relative?.ageSeconds ?? monotonic.seconds(since: target.receivedAt), decimals: 1),
-                "deadReckoned": .bool(relative?.deadReckoned ?? false),
-                "latitudeDegrees": .number(relative?.latitudeDegrees ?? report.latitudeDegrees, decimals: 5),
-                "longitudeDegrees": .number(relative?.longitudeDegrees ?? report.longitudeDegrees, decimals: 5),
-                "altitudeFeet": .number(report.altitudeFeet, decimals: 0),
-                "groundSpeedKnots": .number(report.groundSpeedKnots, decimals: 1),
-                "trackTrueDegrees": .number(report.trackTrueDegrees, decimals: 0),
-                "verticalSpeedFeetPerMinute": .number(report.verticalSpeedFeetPerMinute, decimals: 0),
-                "distanceNauticalMiles": .number(relative?.distanceNauticalMiles, decimals: 2),
-                "bearingTrueDegrees": .number(relative?.bearingTrueDegrees, decimals: 0),
-                "relativeBearingDegrees": .number(relative?.relativeBearingDegrees, decimals: 0),
-                "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
-                "closureKnots": .number(relative?.closureKnots, decimals: 0),
-            ]
-            // In flight only, like the alert: on the ground the radar and `cockpitctl traffic` said TRAFFIC while parked.
-            object["proximity"] = .bool(flight.isAirborne && relative.map(configuration.traffic.isProximate) == true)
-            targets.append((relative?.distanceNauticalMiles ?? .infinity, object))
-        }
-        targets.sort { $0.0 < $1.0 }
+        // Every source's targets, one per aircraft (`TrafficPicture`), nearest first.
+        let targets = TrafficPicture(self).targets.map(Self.pictureTargetJSON)
         let ledger = traffic.ledger
         func counts(_ table: [String: Int], always keys: [String]) -> JSONValue {
             var object = JSONObject()
@@ -41,10 +13,11 @@ extension StatusSnapshot {
         // Traffic heard counts too: a replay of a recording feeds the datagrams it holds without listening, and the
         // radar said "off" over targets that raised alerts.
         let available = configuration.traffic.sendingEnabled || configuration.traffic.listening || ledger.datagrams > 0
+            || !configuration.radioTraffic.sources.isEmpty || !radioTraffic.sources.isEmpty
         return [
             "available": .bool(available),
             "listening": .bool(configuration.traffic.listening),
-            "reason": available ? .null : .string("off: no traffic-to destination and not listening (traffic-port 0)"),
+            "reason": available ? .null : .string("off: no traffic-to destination, not listening (traffic-port 0), no radio receiver"),
             "groundQueriesSent": .integer(Int64(traffic.groundQueriesSent)),
             "broadcasting": .bool(configuration.traffic.sendingEnabled && flight.isAirborne),
             "datagramsSent": .integer(Int64(traffic.datagramsSent)),
@@ -55,8 +28,49 @@ extension StatusSnapshot {
             "rejected": counts(ledger.rejected, always: []),
             "replyEntries": counts(ledger.entries, always: ["applied", "duplicate", "stale", "own"]),
             "unverifiedDropped": .integer(Int64(ledger.unverifiedDropped)),
-            "proximityAlert": .bool(targets.contains { $0.1["proximity"] == .bool(true) }),
-            "targets": .array(targets.map { .object($0.1) }),
+            "proximityAlert": .bool(targets.contains { $0["proximity"] == .bool(true) }),
+            "targets": .array(targets.map { .object($0) }),
         ]
+    }
+
+    /// One target: where it is, its heights with their datums, its sources; a relay target's report fields too.
+    static func pictureTargetJSON(_ target: PictureTarget) -> JSONObject {
+        let relative = target.relative
+        var object: JSONObject = [
+            "identifier": .string(target.identifierText),
+            "addressType": .string(target.addressType),
+            "sources": .array(target.sources.map { .string($0) }),
+            "mergedCockpitdIdentifier": .optional(target.mergedCockpitdIdentifier.map(TrafficIdentifier.text)),
+            "callsign": .optional(target.callsign),
+            "squawk": .optional(target.squawk),
+            "viaRelay": .bool(target.relayTarget?.viaRelay ?? false),
+            "airborne": .optional(target.airborne),
+            "emergency": .bool(target.emergency),
+            "ageSeconds": .number(target.positionAgeSeconds, decimals: 1),
+            "deadReckoned": .bool(relative?.deadReckoned ?? false),
+            "latitudeDegrees": .number(relative?.latitudeDegrees ?? target.heardLatitudeDegrees, decimals: 6),
+            "longitudeDegrees": .number(relative?.longitudeDegrees ?? target.heardLongitudeDegrees, decimals: 6),
+            "altitudeFeet": .number(target.altitudeMSLFeet, decimals: 0),
+            "pressureAltitudeFeet": .number(target.pressureAltitudeFeet, decimals: 0),
+            "geometricAltitudeHAEFeet": .number(target.geometricAltitudeHAEFeet, decimals: 0),
+            "groundSpeedKnots": .number(target.groundSpeedKnots, decimals: 1),
+            "trackTrueDegrees": .number(target.trackTrueDegrees, decimals: 0),
+            "verticalSpeedFeetPerMinute": .number(target.verticalRateFeetPerMinute, decimals: 0),
+            "distanceNauticalMiles": .number(relative?.distanceNauticalMiles, decimals: 3),
+            "bearingTrueDegrees": .number(relative?.bearingTrueDegrees, decimals: 0),
+            "relativeBearingDegrees": .number(relative?.relativeBearingDegrees, decimals: 0),
+            "relativeAltitudeFeet": .number(relative?.relativeAltitudeFeet, decimals: 0),
+            "relativeAltitudeDatum": .optional(relative?.altitudeDatum?.rawValue),
+            "closureKnots": .number(relative?.closureKnots, decimals: 0),
+            "flarmAlarmLevel": .optional(target.deviceAlarmLevel.map { Int64($0) }),
+            "noTrack": .bool(target.noTrack),
+            // In flight only, like the alert: on the ground the radar and `cockpitctl traffic` said TRAFFIC while parked.
+            "proximity": .bool(target.proximate),
+        ]
+        if let relay = target.relayTarget {
+            object["timeVerified"] = .bool(relay.timeVerified)
+            object["reportUTC"] = .string(relay.report.utc.iso8601)
+        }
+        return object
     }
 }

@@ -40,7 +40,6 @@ public struct TrafficTarget: Sendable, Equatable {
     public var report: TrafficPacket.Report
     public var receivedAt: MonotonicInstant
     public var viaRelay: Bool
-    public var proximityAlerted = false
     /// False while the report came before we had GPS time to check it against (checked at the first tick with it).
     public var timeVerified = true
 }
@@ -168,7 +167,6 @@ public struct TrafficState: Sendable, Equatable {
         if let existing = targets[report.identifier], existing.report.utc >= report.utc { return false }
         var target = TrafficTarget(report: report, receivedAt: now, viaRelay: viaRelay)
         target.timeVerified = timeVerified
-        target.proximityAlerted = targets[report.identifier]?.proximityAlerted ?? false
         targets[report.identifier] = target
         return true
     }
@@ -187,39 +185,24 @@ public struct TrafficState: Sendable, Equatable {
         }
     }
 
-    /// Ages out silent targets and, in flight, raises a proximity alert once per target as it comes within the
-    /// limits; it is raised again after the target has gone beyond 1.5 times either limit (distance or height). On
-    /// the ground nothing is logged (the alert board's traffic caution is in flight only too).
-    mutating func tick(at now: MonotonicInstant, own: GPSFix?, ourUTC: UTCInstant?, airborne: Bool, configuration: TrafficConfiguration,
-                       effects: inout [Effect]) {
+    /// Ages out silent targets and checks the times of those taken in before GPS time. Proximity is the picture's
+    /// (`TrafficEncounters`): every source's targets alike.
+    mutating func tick(at now: MonotonicInstant, ourUTC: UTCInstant?, configuration: TrafficConfiguration) {
         targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
         if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
         if let ourUTC { verifyTimes(at: now, ourUTC: ourUTC, window: configuration.freshnessSeconds) }
         ledger.forget(ourUTC: ourUTC, at: now, window: configuration.freshnessSeconds)
-        guard let own else { return }
-        for (id, target) in targets {
-            guard let relative = TrafficGeometry.relative(target: target, own: own, now: now, ourUTC: ourUTC) else { continue }
-            let close = configuration.isProximate(relative)
-            if close && !target.proximityAlerted && airborne {
-                targets[id]?.proximityAlerted = true
-                let message = Self.proximityMessage(id, relative)
-                effects.append(.log(LogLine(.warning, message)))
-                effects.append(.alert(Alert(kind: .trafficProximity(id), message: message, utc: ourUTC)))
-            } else if !close && target.proximityAlerted, configuration.isBeyondRearm(relative) {
-                targets[id]?.proximityAlerted = false
-            }
-        }
     }
 }
 
 extension TrafficState {
-    /// "TRAFFIC 0ABCDE 1.5 nm, 330° relative, 300 ft": the log line and the recent alert. Distance to 0.1 nm (it was
-    /// cut to whole miles: 0.8 nm read "0 nm"), bearing rounded (not truncated), the identifier in six digits.
-    static func proximityMessage(_ id: UInt32, _ relative: RelativeTraffic) -> String {
+    /// "TRAFFIC 0ABCDE 1.5 nm, 330° relative, 300 ft": the log line and the recent alert. Distance to 0.1 nm (whole
+    /// miles would read 0.8 nm as "0 nm"), bearing rounded (not truncated); `name`: `PictureTarget.logName`.
+    static func proximityMessage(_ name: String, _ relative: RelativeTraffic) -> String {
         let tenths = Int((relative.distanceNauticalMiles * 10).rounded())
         let bearing = Int((relative.relativeBearingDegrees ?? relative.bearingTrueDegrees).rounded()) % 360
         let height = relative.relativeAltitudeFeet.map { "\(Int($0.rounded())) ft" } ?? "altitude unknown"
-        return "TRAFFIC \(TrafficIdentifier.text(id)) \(tenths / 10).\(tenths % 10) nm, \(bearing)°"
+        return "TRAFFIC \(name) \(tenths / 10).\(tenths % 10) nm, \(bearing)°"
             + "\(relative.relativeBearingDegrees == nil ? "T" : " relative"), \(height)"
     }
 }
@@ -247,6 +230,8 @@ public struct RelativeTraffic: Sendable, Equatable {
     public var closureKnots: Double?
     public var ageSeconds: Double
     public var deadReckoned: Bool
+    /// The datum both heights were compared on (a relay report: GPS MSL against our GPS MSL).
+    public var altitudeDatum: RadioRelative.AltitudeDatum? = nil
 }
 
 public enum TrafficGeometry {
@@ -275,23 +260,31 @@ public enum TrafficGeometry {
         }
         let distance = GreatCircle.distanceMeters(latitude1: ownLat, longitude1: ownLon, latitude2: lat, longitude2: lon)
         let bearing = GreatCircle.initialBearingDegrees(latitude1: ownLat, longitude1: ownLon, latitude2: lat, longitude2: lon)
-        var relativeBearing: Double?
-        if let track = own.trackTrueDegrees { relativeBearing = ((bearing - track).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) }
+        let bearingFromTrack = relativeBearing(bearing, ownTrack: own.trackTrueDegrees)
         let ownAltitude = own.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
         // Their altitude, dead-reckoned with their vertical speed like their position.
         let theirAltitude = report.altitudeFeet.map { $0 + (report.verticalSpeedFeetPerMinute ?? 0) * age / 60 }
         let relativeAltitude: Double? = if let ownAltitude, let theirAltitude { theirAltitude - ownAltitude } else { nil }
-        // Closure: the component of the relative velocity along the line of sight, towards us.
-        var closure: Double?
-        if let ownSpeed = own.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)), let ownTrack = own.trackTrueDegrees ?? (ownSpeed < 1 ? 0 : nil),
-           let theirSpeed = report.groundSpeedKnots, let theirTrack = report.trackTrueDegrees ?? (theirSpeed < 1 ? 0 : nil) {
-            let toTarget = bearing * .pi / 180
-            let ownAlong = ownSpeed * Double.cos(ownTrack * .pi / 180 - toTarget)
-            let theirAlong = theirSpeed * Double.cos(theirTrack * .pi / 180 - toTarget)
-            closure = ownAlong - theirAlong
-        }
+        let closure = closureKnots(own: own, bearingToTargetDegrees: bearing, theirSpeedKnots: report.groundSpeedKnots,
+                                   theirTrackTrueDegrees: report.trackTrueDegrees)
         return RelativeTraffic(latitudeDegrees: lat, longitudeDegrees: lon, distanceNauticalMiles: distance / UnitConversions.metersPerNauticalMile,
-                               bearingTrueDegrees: bearing, relativeBearingDegrees: relativeBearing, relativeAltitudeFeet: relativeAltitude,
-                               closureKnots: closure, ageSeconds: age, deadReckoned: reckoned)
+                               bearingTrueDegrees: bearing, relativeBearingDegrees: bearingFromTrack, relativeAltitudeFeet: relativeAltitude,
+                               closureKnots: closure, ageSeconds: age, deadReckoned: reckoned,
+                               altitudeDatum: relativeAltitude == nil ? nil : .meanSeaLevel)
+    }
+
+    /// The rate the distance shrinks (knots; negative: opening): both velocities' components along the line of sight.
+    /// A speed under 1 kt needs no track; nil when a moving aircraft's track or any speed is unknown.
+    static func closureKnots(own: GPSFix, bearingToTargetDegrees: Double, theirSpeedKnots: Double?, theirTrackTrueDegrees: Double?) -> Double? {
+        guard let ownSpeed = own.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:)),
+              let ownTrack = own.trackTrueDegrees ?? (ownSpeed < 1 ? 0 : nil),
+              let theirSpeed = theirSpeedKnots, let theirTrack = theirTrackTrueDegrees ?? (theirSpeed < 1 ? 0 : nil) else { return nil }
+        let toTarget = bearingToTargetDegrees * .pi / 180
+        return ownSpeed * Double.cos(ownTrack * .pi / 180 - toTarget) - theirSpeed * Double.cos(theirTrack * .pi / 180 - toTarget)
+    }
+
+    /// Bearing relative to the own track (0 = ahead, 90 = right), nil without a track.
+    static func relativeBearing(_ bearingTrueDegrees: Double, ownTrack: Double?) -> Double? {
+        ownTrack.map { ((bearingTrueDegrees - $0).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) }
     }
 }

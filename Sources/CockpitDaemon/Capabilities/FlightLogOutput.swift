@@ -194,6 +194,8 @@ final class FlightLogOutput: RunnerOutput {
         case .effect(.alert(let alert), _):
             guard let utc = alert.utc ?? lastUTC else { return }
             handOff.offer(.item(.alert(FlightLogAlert(utc: utc, kind: alert.kind.name, message: alert.message))))
+        case .effect(.trafficEncounter(let encounter), _):
+            handOff.offer(.item(.encounter(encounter)))
         case .effect, .finished:
             break
         }

@@ -15,8 +15,14 @@ extension FlightLogSettings {
             }),
             RequestHandler(RequestName.flights, offLoop: { _, host in
                 FlightLogQueries.reading(host) { reader in
-                    ControlAnswer(type: RequestName.flights, key: "flights",
-                                  body: .array(try reader.flights().map { .object($0.json) }))
+                    // Each flight with its close encounters (closest approach per target: docs/radio-traffic.md).
+                    let flights = try reader.flights().map { flight -> JSONValue in
+                        var object = flight.json
+                        let end = flight.landing?.utc ?? flight.lastSampleUTC ?? flight.takeoff.utc
+                        object["encounters"] = .array(try reader.encounters(from: flight.takeoff.utc, to: end).map { .object($0.json) })
+                        return .object(object)
+                    }
+                    return ControlAnswer(type: RequestName.flights, key: "flights", body: .array(flights))
                 }
             }),
             RequestHandler(RequestName.export, offLoop: { request, host in

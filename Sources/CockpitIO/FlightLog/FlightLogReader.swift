@@ -75,6 +75,32 @@ public final class FlightLogReader {
         return result
     }
 
+    /// Close encounters with traffic between two instants; none in a log written before encounters were kept.
+    public func encounters(from: UTCInstant, to: UTCInstant) throws(SQLiteDatabase.Failure) -> [FlightLogEncounter] {
+        let table = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'encounters'")
+        guard try table.step(), (table.int64(0) ?? 0) > 0 else { return [] }
+        let statement = try database.prepare("""
+            SELECT utc, target, callsign, sources, closest_nm, relative_altitude_ft, altitude_datum, highest_alarm_level
+            FROM encounters WHERE utc >= ?1 AND utc <= ?2 ORDER BY utc
+            """)
+        statement.bind(1, from.secondsSinceEpoch)
+        statement.bind(2, to.secondsSinceEpoch)
+        var result: [FlightLogEncounter] = []
+        while try statement.step() {
+            guard let utc = damage.utc(statement, 0), let closest = statement.double(4), closest.isFinite, closest >= 0 else {
+                damage.skipRow()
+                continue
+            }
+            let height = statement.double(5).flatMap { $0.isFinite && abs($0) < 1e6 ? $0 : nil }
+            result.append(FlightLogEncounter(utc: utc, target: String((statement.text(1) ?? "").prefix(32)),
+                                             callsign: statement.text(2).map { String($0.prefix(16)) },
+                                             sources: String((statement.text(3) ?? "").prefix(64)), closestNauticalMiles: closest,
+                                             relativeAltitudeFeet: height, altitudeDatum: statement.text(6).map { String($0.prefix(16)) },
+                                             highestAlarmLevel: Int(max(0, min(3, statement.int64(7) ?? 0)))))
+        }
+        return result
+    }
+
     /// The newest sample's UTC (nil: an empty log).
     public func latestSampleUTC() throws(SQLiteDatabase.Failure) -> UTCInstant? {
         // The newest plausible time: a damaged row dated in the year 10¹⁰ must not become "now".

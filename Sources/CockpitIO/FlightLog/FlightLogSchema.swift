@@ -20,6 +20,15 @@ enum FlightLogSchema {
         CREATE INDEX IF NOT EXISTS alerts_utc ON alerts(utc);
         """
 
+    /// Close encounters with traffic (`FlightLogEncounter`), found by time like alerts. Created on every opening (an
+    /// older schema-2 file gains it without a version step: nothing else changes).
+    static let encountersTable = """
+        CREATE TABLE IF NOT EXISTS encounters (
+            utc REAL NOT NULL, target TEXT NOT NULL, callsign TEXT, sources TEXT NOT NULL, closest_nm REAL NOT NULL,
+            relative_altitude_ft REAL, altitude_datum TEXT, highest_alarm_level INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS encounters_utc ON encounters(utc);
+        """
+
     static let minutesTable = """
         CREATE TABLE minutes (
             minute INTEGER PRIMARY KEY, samples INTEGER NOT NULL,

@@ -15,6 +15,7 @@ public final class FlightLogWriter {
         case takeoff(FlightLogPlace)
         case landing(FlightLogPlace)
         case alert(FlightLogAlert)
+        case encounter(FlightLogEncounter)
         /// A replay's input ended: an open flight is closed as "end of input" at its last sample.
         case endOfInput
     }
@@ -93,18 +94,20 @@ public final class FlightLogWriter {
     public func finishOpening() throws(SQLiteDatabase.Failure) {
         guard statements == nil else { return }
         try FlightLogMigration.bringUp(database)
+        try database.execute(FlightLogSchema.encountersTable)
         statements = try Statements(database)
         try recover()
     }
 
     /// The statements every write uses, after `finishOpening`.
     final class Statements {
-        let insertSample, upsertMinute, updateFlight, insertAlert, insertFlight: SQLiteDatabase.Statement
+        let insertSample, upsertMinute, updateFlight, insertAlert, insertEncounter, insertFlight: SQLiteDatabase.Statement
         init(_ database: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
             insertSample = try database.prepare(FlightLogSchema.insertSample)
             upsertMinute = try database.prepare(FlightLogSchema.upsertMinute)
             updateFlight = try database.prepare(FlightLogSchema.updateFlight)
             insertAlert = try database.prepare("INSERT INTO alerts VALUES (?1, ?2, ?3)")
+            insertEncounter = try database.prepare("INSERT INTO encounters VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
             insertFlight = try database.prepare("""
                 INSERT INTO flights (takeoff_utc, takeoff_latitude_deg, takeoff_longitude_deg, takeoff_airfield, started_in_flight, last_sample_utc)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?1)
@@ -207,6 +210,18 @@ public final class FlightLogWriter {
                 flight.alerts += 1
                 try store(flight)
             }
+        case .encounter(let encounter):
+            let insert = try prepared().insertEncounter
+            insert.reset()
+            insert.bind(1, encounter.utc.secondsSinceEpoch)
+            insert.bind(2, encounter.target)
+            insert.bind(3, encounter.callsign)
+            insert.bind(4, encounter.sources)
+            insert.bind(5, encounter.closestNauticalMiles)
+            insert.bind(6, encounter.relativeAltitudeFeet)
+            insert.bind(7, encounter.altitudeDatum)
+            insert.bind(8, Int64(encounter.highestAlarmLevel))
+            try insert.step()
         case .endOfInput:
             if let flight = openFlight, let last = lastSample {
                 try close(at: FlightLogPlace(utc: flight.lastSampleUTC ?? last.utc, latitudeDegrees: last.latitudeDegrees,
@@ -285,6 +300,7 @@ public final class FlightLogWriter {
             do {
                 try database.execute("DELETE FROM samples WHERE utc < \(cutoff)")
                 try database.execute("DELETE FROM alerts WHERE utc < \(cutoff)")
+                try database.execute("DELETE FROM encounters WHERE utc < \(cutoff)")
                 try database.execute("DELETE FROM minutes WHERE minute < \(Int64(cutoff / 60))")
                 try database.execute("COMMIT")
             } catch {
