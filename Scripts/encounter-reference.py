@@ -65,6 +65,16 @@ CLOSEST POINT OF APPROACH (CPA) — the reference answers
   Relative clock position: relative bearing = (bearing own->target - own track) mod 360, clock = round(rel / 30),
   with 0 written as 12 (so 345..15 deg is 12 o'clock, 75..105 deg is 3 o'clock; exact halves round half-up).
 
+CONVENTIONS AT A DISTANCE (why a test may see a metre or two)
+  At several km, "a straight line on track T" depends on the frame: a straight line in own's tangent plane, a line
+  of constant true track (rhumb line) and a great circle part by about x^2 * tan(lat) / 2R for an east-west offset
+  x (1.8 m at 4.6 km here), because meridians converge.  Distances are not affected (see FRAME), directions are.
+  The scenarios are laid out so that this matters little: long initial separations lie north-south, east-west
+  offsets stay under ~1.8 km.  Each reference also gives otherFlatFrameConventions: the same CPA from the published
+  lat/lon/track/speed with the offset converted by WGS-84 radii at the mean latitude (the script asserts it is
+  within 0.5 m / 0.05 s of the reference for the straight-line cases) and by a spherical equirectangular shortcut
+  (R = 6371008.8 m; shows the size of that shortcut's error, several metres in some scenarios).
+
 TIME SERIES
   For every second t = 0..120: both aircraft's latitude, longitude, altitude (ft), track and speed, and the
   horizontal range (m), slant range (m: sqrt(horizontal^2 + (dAlt in m)^2)) and relative altitude (ft, target minus
@@ -218,9 +228,6 @@ class Straight:
         return (self.e0 + self.ve * t, self.n0 + self.vn * t, self.alt_ft + self.vs_fpm * t / 60.0,
                 self.track, self.speed_kt)
 
-    def velocity(self):
-        return self.ve, self.vn
-
 
 class Circle:
     """Constant-speed circle about (ce, cn), counter-clockwise (left turn) when `left` is True."""
@@ -239,10 +246,6 @@ class Circle:
         ve, vn = -self.r * self.omega * math.sin(a), self.r * self.omega * math.cos(a)
         track = math.degrees(math.atan2(ve, vn)) % 360.0
         return e, n, self.alt_ft + self.vs_fpm * t / 60.0, track, self.speed_kt
-
-    def velocity(self, t=0.0):
-        a = self.angle0 + self.omega * t
-        return -self.r * self.omega * math.sin(a), self.r * self.omega * math.cos(a)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -264,11 +267,12 @@ def target_start_for(own, track_t, speed_t, tcpa, miss, side):
 def scenarios():
     out = []
     # 1. head-on, 100 kt each, 100 m lateral offset, same altitude, CPA in 45 s
-    own = Straight(0, 0, OWN_ALT_FT, 90.0, 100.0, 0.0)
-    e, n = target_start_for(own, 270.0, 100.0, 45.0, 100.0, -1)   # target passes 100 m north (own's left)
-    out.append(("head-on", "Head-on: both at 100 kt on reciprocal tracks (090/270), same altitude; the target "
-                "passes 100 m to own's left (north). Closing speed 200 kt.", own,
-                Straight(e, n, OWN_ALT_FT, 270.0, 100.0, 0.0)))
+    # (north-south, so that the 4.6 km of initial separation lies along a meridian: see "CONVENTIONS" above)
+    own = Straight(0, 0, OWN_ALT_FT, 0.0, 100.0, 0.0)
+    e, n = target_start_for(own, 180.0, 100.0, 45.0, 100.0, -1)   # target passes 100 m west (own's left)
+    out.append(("head-on", "Head-on: both at 100 kt on reciprocal tracks (000/180), same altitude; the target "
+                "passes 100 m to own's left (west). Closing speed 200 kt.", own,
+                Straight(e, n, OWN_ALT_FT, 180.0, 100.0, 0.0)))
     # 2. crossing at 90 deg, target from the right
     own = Straight(0, 0, OWN_ALT_FT, 0.0, 100.0, 0.0)
     e, n = target_start_for(own, 270.0, 90.0, 40.0, 150.0, -1)
@@ -480,6 +484,27 @@ def build():
             "bruteForceTcpaSeconds": r2(best_t, 2),
             "bruteForceMissMetres": r2(best_d, 3),
         }
+        # The same straight-line CPA under two other flat-frame conventions, from the published lat/lon/track/speed
+        # only (what an implementation that converts the initial fixes itself would compute).
+        conv = {}
+        for key, conv_fn in (("wgs84RadiiMeanLat", lambda la0, lo0, la, lo: ellipsoid_equirectangular(la0, lo0, la, lo)),
+                             ("sphereOwnLat", lambda la0, lo0, la, lo: equirectangular(la0, lo0, la, lo, la0))):
+            x, y = conv_fn(states["own"][0], states["own"][1], states["target"][0], states["target"][1])
+            we2, wn2 = (tgt_s.ve - own_s.ve), (tgt_s.vn - own_s.vn)
+            ww = we2 * we2 + wn2 * wn2
+            tc = 0.0 if ww < 1e-12 else -(x * we2 + y * wn2) / ww
+            conv[key] = {"tcpaSeconds": r2(tc, 3), "missMetres": r2(math.hypot(x + we2 * tc, y + wn2 * tc), 3),
+                         "currentHorizontalDistanceMetres": r2(math.hypot(x, y), 3)}
+        conv["note"] = ("Same CPA formulas, but the target's initial offset converted with a flat shortcut and the "
+                        "published tracks used directly as directions in it. wgs84RadiiMeanLat differs from the "
+                        "reference only through which 'straight line' a track means at a distance (ENU straight "
+                        "line vs. a line of constant true track); sphereOwnLat adds the sphere's 0.29 % east-west "
+                        "scale error at 47 N.")
+        ref["otherFlatFrameConventions"] = conv
+        if not circling:
+            spread_m = abs(conv["wgs84RadiiMeanLat"]["missMetres"] - miss)
+            spread_t = abs(conv["wgs84RadiiMeanLat"]["tcpaSeconds"] - tcpa)
+            assert spread_m < 0.5 and spread_t < 0.05, (name, spread_m, spread_t)
         entry = {"name": name, "description": description,
                  "motion": "circles" if circling else "straight-line",
                  "own": state_json("own"),
