@@ -2,8 +2,9 @@
 """Independent reference geometry for traffic-collision alert tests: eight two-aircraft encounters, their closest
 points of approach, and 120 s of position fixes to replay them.
 
-Written from geometry alone, without reading cockpitd's code (nothing under Sources/ or Tests/ was opened), so that
-a test comparing cockpitd's answers with these numbers compares two independent derivations.
+Written from geometry alone, without reading cockpitd's code or tests (nothing under Sources/ was opened; under
+Tests/ only the fixture provenance table Tests/Fixtures/SOURCE.md), so that a test comparing cockpitd's answers with
+these numbers compares two independent derivations.
 
 Usage:  python3 Scripts/encounter-reference.py [--output Tests/Fixtures/encounters/encounters.json]
 Python 3 standard library only. Deterministic: running it again gives the same bytes.
