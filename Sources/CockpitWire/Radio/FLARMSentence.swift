@@ -192,6 +192,8 @@ public enum FLARMDecoder {
     }
 
     private static func error(_ bytes: [UInt8], _ f: [Range<Int>]) -> Result<FLARMError, FLARMRejection> {
+        // `$PFLAE,R`: a display on the same line asking the device for its status (the ICD omits the other fields).
+        if f.count == 2, RadioText.equals(bytes, f[1], "R") { return .failure(.otherFLARM) }
         guard f.count >= 4 else { return .failure(.fieldCount) }
         guard let query = RadioText.printable(bytes, f[1]), !query.isEmpty,
               let severity = RadioText.integer(bytes, f[2]), (0...3).contains(severity),
@@ -206,6 +208,7 @@ public enum FLARMDecoder {
     }
 
     private static func version(_ bytes: [UInt8], _ f: [Range<Int>]) -> Result<FLARMVersion, FLARMRejection> {
+        if f.count == 2, RadioText.equals(bytes, f[1], "R") { return .failure(.otherFLARM) }   // a display's request
         guard f.count >= 2, let query = RadioText.printable(bytes, f[1]), !query.isEmpty else { return .failure(.fieldCount) }
         var texts: [String?] = []
         for index in 2..<5 {
