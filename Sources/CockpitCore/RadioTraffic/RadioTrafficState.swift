@@ -42,8 +42,15 @@ public struct RadioTarget: Sendable, Equatable {
     public var alarmLevel: Timed<Int>?
     public var noTrack = false
     public var stealth = false
-    /// Since when it has stayed where the own aircraft is (ownship learning), nil when it has not.
+    /// Since when it has stayed where the own aircraft is (ownship learning), and where it was from us then; nil
+    /// when it has not.
     var coLocatedSince: MonotonicInstant?
+    var coLocatedOffset: Offset?
+
+    struct Offset: Sendable, Equatable {
+        var north: Double
+        var east: Double
+    }
 
     init(address: RadioAddress, at: MonotonicInstant) {
         self.address = address
@@ -97,7 +104,10 @@ public struct RadioTrafficState: Sendable, Equatable {
     /// Co-location that makes a target the own aircraft: horizontally within the fix's error plus how far the own
     /// aircraft moves in `latencySeconds` (the receiver's and the decoder's delay) plus `marginMeters`, vertically
     /// within `verticalFeet`, continuously for `seconds`, while the own aircraft moves at `minimumSpeedKnots` or more
-    /// (parked next to another aircraft, both would be co-located).
+    /// (parked next to another aircraft, both would be co-located) — and staying put relative to us: the own
+    /// transponder's report lags by a steady distance along the track, where another aircraft close by moves about
+    /// us (two gliders in one thermal close to 15 m and part again). A target whose offset from us moves by more than
+    /// the fix's error plus `marginMeters` starts the count again.
     public enum OwnshipLearning {
         public static let latencySeconds = 2.0
         public static let marginMeters = 30.0
@@ -161,14 +171,20 @@ public struct RadioTrafficState: Sendable, Equatable {
     /// Updates the target's co-location with the own fix; true once it has lasted `OwnshipLearning.seconds`.
     private mutating func learnsOwnship(_ address: RadioAddress, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?) -> Bool {
         guard let target = targets[address] else { return false }
-        let together = RadioGeometry.isCoLocated(target, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet)
-        if !together {
+        guard let offset = RadioGeometry.coLocatedOffset(target, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet) else {
             targets[address]!.coLocatedSince = nil
+            targets[address]!.coLocatedOffset = nil
             return false
         }
-        let since = target.coLocatedSince ?? at
-        targets[address]!.coLocatedSince = since
-        return at.seconds(since: since) >= OwnshipLearning.seconds
+        let steadyMeters = (own?.horizontalErrorMeters ?? 10) + OwnshipLearning.marginMeters
+        if let since = target.coLocatedSince, let first = target.coLocatedOffset,
+           ((offset.north - first.north) * (offset.north - first.north) + (offset.east - first.east) * (offset.east - first.east)).squareRoot()
+            <= steadyMeters {
+            return at.seconds(since: since) >= OwnshipLearning.seconds
+        }
+        targets[address]!.coLocatedSince = at
+        targets[address]!.coLocatedOffset = RadioTarget.Offset(north: offset.north, east: offset.east)
+        return false
     }
 
     /// Drops every target no source has heard within that source's `staleAfterSeconds`, and says when a connected
