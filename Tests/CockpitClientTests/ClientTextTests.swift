@@ -12,7 +12,7 @@ struct ClientTextTests {
         let traffic = try #require(status["traffic"])
         #expect(traffic["available"] == .bool(false))
         let text = TrafficText.render(traffic)
-        #expect(text.hasPrefix("traffic: off (no traffic-to destination and not listening (traffic-port 0))"), "\(text)")
+        #expect(text.hasPrefix("traffic: off (no traffic-to destination, not listening (traffic-port 0), no radio receiver)"), "\(text)")
         #expect(!text.contains("traffic: none"))
     }
 

@@ -150,4 +150,34 @@ struct TrafficPictureTests {
         _ = engine.handle(.gps(.fix(Self.own(latitude: 47, longitude: 8, feet: 3_000, track: 0, knots: 100, second: 43.5))), at: later)
         #expect(EFBPicture(engine.snapshot).targets.first.map(EFBPicture.alarmLevel) == 0)
     }
+
+    /// Without a cabin barometer, an ADS-B aircraft's pressure altitude is compared with the own GPS height through
+    /// the geometric–barometric difference another ADS-B aircraft reports (both altitudes within 5 s); without one,
+    /// the relative altitude stays unknown. Own: 1,000 m above the ellipsoid = 3,280.8 ft. A reports 5,000 ft pressure
+    /// and 5,300 ft geometric (+300 ft); B reports 4,000 ft pressure: 4,300 − 3,280.8 = 1,019.2 ft above.
+    @Test func aPressureAltitudeReachesTheGPSDatumThroughTheReportedDifference() throws {
+        var engine = Self.airborneEngine()
+        let at = MonotonicInstant(seconds: 40)
+        var fix = Self.own(latitude: 47, longitude: 8, feet: 3_000, track: 0, knots: 100, second: 40)
+        fix.altitudeHAEMeters = 1_000
+        _ = engine.handle(.gps(.fix(fix)), at: at)
+        var b = RadioObservation(source: .adsbSBS, address: RadioAddress(type: .icao, value: 0xB))
+        (b.latitudeDegrees, b.longitudeDegrees, b.pressureAltitudeFeet) = (47.05, 8, 4_000)
+        _ = engine.handle(.radio(.observation(b)), at: at)
+        var bRow = try #require(engine.trafficPicture(at: at).targets.first { $0.identifier == 0xB })
+        #expect(bRow.relative?.relativeAltitudeFeet == nil && bRow.relative?.altitudeDatum == nil)
+        var a = RadioObservation(source: .adsbSBS, address: RadioAddress(type: .icao, value: 0xA))
+        (a.latitudeDegrees, a.longitudeDegrees, a.pressureAltitudeFeet) = (47.2, 8.1, 5_000)
+        _ = engine.handle(.radio(.observation(a)), at: at)
+        a.pressureAltitudeFeet = nil
+        a.geometricAltitudeHAEFeet = 5_300
+        _ = engine.handle(.radio(.observation(a)), at: MonotonicInstant(seconds: 41))
+        #expect(engine.radioTraffic.geometricMinusPressure?.feet == 300)
+        bRow = try #require(engine.trafficPicture(at: MonotonicInstant(seconds: 41)).targets.first { $0.identifier == 0xB })
+        #expect(abs((bRow.relative?.relativeAltitudeFeet ?? .nan) - 1_019.2) < 0.1, "\(bRow.relative?.relativeAltitudeFeet ?? .nan)")
+        #expect(bRow.relative?.altitudeDatum == .ellipsoidFromPressure)
+        // Two minutes later the difference is no longer used.
+        let later = MonotonicInstant(seconds: 41 + GeometricPressureDifference.usableForSeconds + 1)
+        #expect(engine.radioTraffic.geometricMinusPressure?.feet(at: later) == nil)
+    }
 }

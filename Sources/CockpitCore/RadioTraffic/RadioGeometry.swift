@@ -8,6 +8,10 @@ public struct RadioRelative: Sendable, Equatable {
         case pressure
         /// ADS-B's geometric altitude against the own GPS height, both above the WGS-84 ellipsoid.
         case ellipsoid
+        /// ADS-B's barometric altitude moved to the ellipsoid by the geometric–barometric difference other ADS-B
+        /// aircraft report (`RadioTrafficState.geometricMinusPressure`), against the own GPS height: for an own
+        /// aircraft without a fresh unpressurised cabin barometer.
+        case ellipsoidFromPressure = "ellipsoid-from-pressure"
         /// OGN's GNSS altitude against the own GPS altitude, both above mean sea level.
         case meanSeaLevel = "msl"
         /// The FLARM device's own relative vertical distance.
@@ -50,7 +54,8 @@ public enum RadioGeometry {
     }
 
     /// The target placed relative to the own fix at `now`; nil without a position on either side.
-    public static func relative(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?) -> RadioRelative? {
+    public static func relative(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?,
+                                geometricMinusPressureFeet: Double? = nil) -> RadioRelative? {
         guard own.hasValidPosition, let ownLatitude = own.latitudeDegrees, let ownLongitude = own.longitudeDegrees,
               let position = target.position else { return nil }
         var latitude = position.value.latitudeDegrees, longitude = position.value.longitudeDegrees
@@ -62,15 +67,18 @@ public enum RadioGeometry {
             deadReckoned = true
         }
         let inverse = Ellipsoid.inverse(latitude1: ownLatitude, longitude1: ownLongitude, latitude2: latitude, longitude2: longitude)
-        let (difference, datum) = relativeAltitude(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet)
+        let (difference, datum) = relativeAltitude(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet,
+                                                   geometricMinusPressureFeet: geometricMinusPressureFeet)
         return RadioRelative(latitudeDegrees: latitude, longitudeDegrees: longitude, deadReckoned: deadReckoned, positionAgeSeconds: age,
                              distanceNauticalMiles: inverse.distanceMeters / UnitConversions.metersPerNauticalMile,
                              bearingTrueDegrees: inverse.initialBearingDegrees, relativeAltitudeFeet: difference, altitudeDatum: datum)
     }
 
     /// The same placement in the form every traffic output reads: with the bearing from the own track and the closure.
-    public static func relativeTraffic(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?) -> RelativeTraffic? {
-        guard let placed = relative(target, now: now, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet) else { return nil }
+    public static func relativeTraffic(_ target: RadioTarget, now: MonotonicInstant, own: GPSFix, ownPressureAltitudeFeet: Double?,
+                                       geometricMinusPressureFeet: Double? = nil) -> RelativeTraffic? {
+        guard let placed = relative(target, now: now, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet,
+                                    geometricMinusPressureFeet: geometricMinusPressureFeet) else { return nil }
         return RelativeTraffic(
             latitudeDegrees: placed.latitudeDegrees, longitudeDegrees: placed.longitudeDegrees,
             distanceNauticalMiles: placed.distanceNauticalMiles, bearingTrueDegrees: placed.bearingTrueDegrees,
@@ -84,8 +92,11 @@ public enum RadioGeometry {
 
     /// Target altitude minus own on the first datum both sides have, in this order: the FLARM device's own relative
     /// vertical; pressure altitude against the own cabin barometer (fresh, unpressurised); geometric against the own
-    /// ellipsoid height; GNSS MSL against the own MSL. Nil when none serves: never one datum against another.
-    public static func relativeAltitude(_ target: RadioTarget, own: GPSFix, ownPressureAltitudeFeet: Double?) -> (Double?, RadioRelative.AltitudeDatum?) {
+    /// ellipsoid height; pressure altitude plus the geometric–barometric difference other ADS-B aircraft report,
+    /// against the own ellipsoid height; GNSS MSL against the own MSL. Nil when none serves: never one datum against
+    /// another.
+    public static func relativeAltitude(_ target: RadioTarget, own: GPSFix, ownPressureAltitudeFeet: Double?,
+                                        geometricMinusPressureFeet: Double? = nil) -> (Double?, RadioRelative.AltitudeDatum?) {
         if let vertical = target.relativeVerticalMeters {
             return (UnitConversions.feet(fromMeters: vertical.value), .flarmRelative)
         }
@@ -94,6 +105,9 @@ public enum RadioGeometry {
         }
         if let theirs = target.geometricAltitudeHAEFeet?.value, let ours = own.altitudeHAEMeters {
             return (theirs - UnitConversions.feet(fromMeters: ours), .ellipsoid)
+        }
+        if let theirs = target.pressureAltitudeFeet?.value, let difference = geometricMinusPressureFeet, let ours = own.altitudeHAEMeters {
+            return (theirs + difference - UnitConversions.feet(fromMeters: ours), .ellipsoidFromPressure)
         }
         if let theirs = target.gnssAltitudeMSLFeet?.value, let ours = own.altitudeMSLMeters {
             return (theirs - UnitConversions.feet(fromMeters: ours), .meanSeaLevel)

@@ -36,7 +36,10 @@ extension StatusSnapshot {
         let ownPressure = EFBPicture.honestPressureAltitudeFeet(self)
         var rows: [(Double, RadioAddress, JSONObject)] = []
         for target in radio.targets.values {
-            let relative = own.flatMap { RadioGeometry.relative(target, now: monotonic, own: $0, ownPressureAltitudeFeet: ownPressure) }
+            let relative = own.flatMap {
+                RadioGeometry.relative(target, now: monotonic, own: $0, ownPressureAltitudeFeet: ownPressure,
+                                       geometricMinusPressureFeet: radio.geometricMinusPressure?.feet(at: monotonic))
+            }
             rows.append((relative?.distanceNauticalMiles ?? .infinity, target.address, Self.radioTargetJSON(target, relative: relative, now: monotonic)))
         }
         rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
@@ -53,6 +56,9 @@ extension StatusSnapshot {
             "agedOut": .integer(Int64(radio.agedOut)),
             "ownship": .array(ownship),
             "ownshipMessages": .integer(Int64(radio.ownshipMessages)),
+            // The datum offset that places a pressure altitude on the own GPS height (ellipsoid-from-pressure).
+            "geometricMinusPressureFeet": .number(radio.geometricMinusPressure?.feet(at: monotonic), decimals: 0),
+            "geometricMinusPressureFrom": .optional(radio.geometricMinusPressure.map { "\($0.address.type.rawValue) \($0.address.hex)" }),
             "targets": .array(rows.map { .object($0.2) }),
         ]
     }

@@ -62,6 +62,19 @@ public struct RadioTarget: Sendable, Equatable {
     public var sources: [RadioSourceKind] { heardAt.keys.sorted() }
 }
 
+/// Geometric minus barometric altitude as one ADS-B aircraft reported them, and when.
+public struct GeometricPressureDifference: Sendable, Equatable {
+    /// Both altitudes heard this close together make a pair.
+    public static let pairedWithinSeconds = 5.0
+    /// Used for this long: the offset changes with the weather and the place, slowly.
+    public static let usableForSeconds = 120.0
+    public var feet: Double
+    public var at: MonotonicInstant
+    public var address: RadioAddress
+
+    public func feet(at now: MonotonicInstant) -> Double? { now.seconds(since: at) <= Self.usableForSeconds ? feet : nil }
+}
+
 /// Why a target is the own aircraft.
 public enum OwnshipReason: String, Sendable, Equatable {
     /// Its address is one of `ownship-address`.
@@ -96,6 +109,10 @@ public struct RadioTrafficState: Sendable, Equatable {
     public private(set) var droppedForSpace = 0
     /// Targets dropped because no source heard them within its `staleAfterSeconds`.
     public private(set) var agedOut = 0
+    /// The latest geometric (WGS-84 ellipsoid) minus barometric (pressure) altitude an ADS-B aircraft reported with
+    /// both within `GeometricPressureDifference.pairedWithinSeconds`: the local offset between the two datums
+    /// (the weather's and the geoid's), which places another aircraft's pressure altitude on the own GPS's datum.
+    public private(set) var geometricMinusPressure: GeometricPressureDifference?
     /// Connected sources that have sent nothing for their `silentAfterSeconds`.
     public private(set) var silent: Set<RadioSourceKind> = []
 
@@ -162,6 +179,10 @@ public struct RadioTrafficState: Sendable, Equatable {
             targets[address] = RadioTarget(address: address, at: at)
         }
         targets[address]!.absorb(observation, at: at, own: own)
+        if let target = targets[address], let geometric = target.geometricAltitudeHAEFeet, let pressure = target.pressureAltitudeFeet,
+           abs(geometric.at.seconds(since: pressure.at)) <= GeometricPressureDifference.pairedWithinSeconds {
+            geometricMinusPressure = GeometricPressureDifference(feet: geometric.value - pressure.value, at: at, address: address)
+        }
         if learnsOwnship(address, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet) {
             ownship[address] = .learned
             targets[address] = nil

@@ -86,7 +86,8 @@ public struct TrafficPicture: Sendable {
         var radioTargets: [PictureTarget] = []
         radioTargets.reserveCapacity(radio.targets.count)
         for target in radio.targets.values {
-            guard var entry = Self.radioTarget(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet, now: now) else { continue }
+            guard var entry = Self.radioTarget(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet,
+                                               geometricMinusPressureFeet: radio.geometricMinusPressure?.feet(at: now), now: now) else { continue }
             entry.proximate = airborne && !entry.isOnGround && entry.relative.map(configuration.isProximate) == true
             radioTargets.append(entry)
         }
@@ -144,9 +145,13 @@ public struct TrafficPicture: Sendable {
     }
 
     /// Nil for a target without a position (an ADS-B aircraft heard only with its altitude): the radio section lists it.
-    static func radioTarget(_ target: RadioTarget, own: GPSFix?, ownPressureAltitudeFeet: Double?, now: MonotonicInstant) -> PictureTarget? {
+    static func radioTarget(_ target: RadioTarget, own: GPSFix?, ownPressureAltitudeFeet: Double?, geometricMinusPressureFeet: Double?,
+                            now: MonotonicInstant) -> PictureTarget? {
         guard let position = target.position else { return nil }
-        let relative = own.flatMap { RadioGeometry.relativeTraffic(target, now: now, own: $0, ownPressureAltitudeFeet: ownPressureAltitudeFeet) }
+        let relative = own.flatMap {
+            RadioGeometry.relativeTraffic(target, now: now, own: $0, ownPressureAltitudeFeet: ownPressureAltitudeFeet,
+                                          geometricMinusPressureFeet: geometricMinusPressureFeet)
+        }
         let alarm = target.alarmLevel.flatMap { now.seconds(since: $0.at) <= deviceAlarmFreshSeconds ? $0.value : nil }
         return PictureTarget(
             origin: .radio(target.address), identifier: target.address.value, addressType: target.address.type.rawValue,
