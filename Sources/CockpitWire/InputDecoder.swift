@@ -52,6 +52,8 @@ public struct InputDecoder: Sendable {
             return TrafficDatagramCheck.check(bytes, authenticator: trafficAuthenticator)
         case .command(let command):
             return .command(command)
+        case .muteTraffic(let seconds):
+            return .muteTraffic(seconds: seconds)
         }
     }
 }

@@ -21,6 +21,8 @@ public enum RawInput: Sendable, Equatable {
     /// A received UDP datagram.
     case datagram(bytes: [UInt8], from: String)
     case command(Command)
+    /// Traffic callouts silenced for this long (`cockpitctl alerts mute traffic 5m`, the button held); 0 lifts it.
+    case muteTraffic(seconds: Double)
 }
 
 /// A line source's connection to its server or device.

@@ -62,6 +62,8 @@ struct AlertScript {
     }
 
     func times(_ id: String) -> [Double] { spoken.filter { $0.announcement.id == id }.map(\.time) }
+    /// Traffic callouts: their ids carry the level, the target and the round (`TrafficCallouts`).
+    func trafficTimes() -> [Double] { spoken.filter { $0.announcement.id.hasPrefix("traffic.") }.map(\.time) }
     var active: [String] { engine.alerts.active.map(\.id) }
 }
 
@@ -114,26 +116,32 @@ struct AlertAnnunciationTests {
         #expect(script.engine.alerts.interruptions == 1)
     }
 
-    /// Traffic 1.5 nm at 60° relative, 480 ft above, is spoken with the issue's own wording; inhibited on the ground.
+    /// The own aircraft flies north at 100 kt (51.4 m/s relative to a hovering target: protected radius 154 m).
+    /// Distance alone is no callout: 1.5 nm at 60° passes 2.4 km abeam. 0.3 nm at 10° passes 96 m abeam in 10.6 s
+    /// (caution, 10–15 s), said in the words; at 0.2 nm at 5° (32 m, 7.2 s) it rises to a warning and is said
+    /// again, with the attention tone; holding there it is not repeated. Nothing on the ground.
     @Test func trafficIsSpokenInFlightAndInhibitedOnTheGround() throws {
         var ground = AlertScript()
-        ground.fly(30, cabinFeet: 5_000, speedKnots: 0, traffic: (60, 1.5, 480))
+        ground.fly(30, cabinFeet: 5_000, speedKnots: 0, traffic: (10, 0.3, 280))
         #expect(ground.engine.traffic.targets.count == 1)
         #expect(ground.active.isEmpty && ground.spoken.isEmpty)
 
         var flying = AlertScript()
         flying.fly(8, cabinFeet: 5_000)
         #expect(flying.engine.flight.isAirborne)
-        flying.fly(1, cabinFeet: 5_000, traffic: (60, 1.5, 480))
-        let traffic = try #require(flying.spoken.first)
-        #expect(traffic.announcement.text == "traffic, two o'clock, one point five miles, five hundred feet above")
-        #expect(traffic.announcement.priority == .caution && !traffic.announcement.attentionTone)
-        #expect(flying.engine.alerts.active.first?.text == "TRAFFIC 2 o'clock 1.5 nm 500 ft above")
-        flying.fly(25, cabinFeet: 5_000, traffic: (300, 0.8, -300))   // it moves: repeated with the new position
-        let repeated = flying.spoken.map(\.announcement.text)
-        #expect(repeated.last == "traffic, ten o'clock, point eight miles, three hundred feet below"
-                || repeated.last == "traffic, ten o'clock, zero point eight miles, three hundred feet below")
-        #expect(flying.times("traffic.proximity.A1B2C3") == [9, 29])
+        flying.fly(3, cabinFeet: 5_000, traffic: (60, 1.5, 480))
+        #expect(flying.spoken.isEmpty, "distance alone: \(flying.spoken.map(\.announcement.text))")
+        flying.fly(1, cabinFeet: 5_000, traffic: (10, 0.3, 280))
+        let caution = try #require(flying.spoken.last)
+        #expect(caution.announcement.text == "traffic, twelve o'clock, zero point three miles, three hundred feet above"
+                || caution.announcement.text == "traffic, twelve o'clock, point three miles, three hundred feet above")
+        #expect(caution.announcement.priority == .caution && !caution.announcement.attentionTone)
+        #expect(flying.engine.alerts.active.first?.text == "TRAFFIC 12 o'clock 0.3 nm 300 ft above")
+        flying.fly(1, cabinFeet: 5_000, traffic: (5, 0.2, 280))
+        let warning = try #require(flying.spoken.last)
+        #expect(warning.announcement.priority == .warning && warning.announcement.attentionTone)
+        flying.fly(5, cabinFeet: 5_000, traffic: (5, 0.2, 280))
+        #expect(flying.trafficTimes() == [12, 13], "\(flying.spoken.map { ($0.time, $0.announcement.id) })")
     }
 
     /// An alert that clears while the voice is busy is never spoken late; the same alert still holding is spoken.
@@ -143,12 +151,15 @@ struct AlertAnnunciationTests {
             script.fly(8, cabinFeet: 5_000)    // airborne, low cabin
             script.fly(1, cabinFeet: 25_000)   // t = 9: CHECK OXYGEN and two advisories, one after the other
             // t = 10: traffic appears while the voice is busy with the advisories and then CHECK OXYGEN
-            script.fly(2, cabinFeet: 25_000, traffic: (0, 1.0, 0))
-            script.fly(stays ? 6 : 1, cabinFeet: 25_000, traffic: stays ? (0, 1.0, 0) : (0, 5.0, 0))
+            // t = 10, while CHECK OXYGEN speaks (until 10.9 s): 0.3 nm dead ahead at 100 kt, 10.8 s to closest
+            // approach, a caution.
+            script.fly(1, cabinFeet: 25_000, traffic: (0, 0.3, 0))
+            script.fly(stays ? 6 : 1, cabinFeet: 25_000, traffic: stays ? (0, 0.3, 0) : (0, 5.0, 0))
             script.fly(6, cabinFeet: 25_000)
-            let trafficTimes = script.times("traffic.proximity.A1B2C3")
-            // The voice is busy until t = 15 (warning, then the two older cautions); traffic gone by then is never said.
-            if stays { #expect(trafficTimes.first == 15) } else { #expect(trafficTimes.isEmpty, "spoken at \(trafficTimes)") }
+            let trafficTimes = script.trafficTimes()
+            // The voice is free at t = 11; the traffic caution goes before the older oxygen advisories (the most
+            // urgent first). Traffic gone by then is never said.
+            if stays { #expect(trafficTimes.first == 11, "\(script.spoken.map { ($0.time, $0.announcement.id) })") } else { #expect(trafficTimes.isEmpty, "spoken at \(trafficTimes)") }
         }
     }
 

@@ -140,7 +140,7 @@ struct TrafficPictureTests {
         _ = engine.handle(.radio(.observation(o)), at: at)
         let picture = EFBPicture(engine.snapshot)
         let target = try #require(picture.targets.first)
-        #expect(EFBPicture.geometricAlarmLevel(target) == 0)
+        #expect(target.threatLevel == 0)
         #expect(EFBPicture.alarmLevel(target) == 3)
         let fields = try #require(FLARMNMEA.pflaa(target)).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         #expect(fields[1] == "3" && fields[2] == "-1234" && fields[3] == "1234" && fields[4] == "220" && fields[5] == "2" && fields[6] == "DD8F12",

@@ -57,7 +57,8 @@ struct TrafficProximityLogTests {
         let status = engine.snapshot.json
         let target = try #require(status["traffic"]?["targets"]?.arrayValue?.first)
         #expect(target["identifier"] == .string("0ABCDE"))
-        #expect(engine.alerts.active.contains { $0.id == "traffic.proximity.0ABCDE" }, "\(engine.alerts.active.map(\.id))")
+        // Within 2 nm but passing 1.5 km abeam: logged as a close encounter, no callout (distance alone is none).
+        #expect(!engine.alerts.active.contains { $0.kind.hasPrefix("traffic.") }, "\(engine.alerts.active.map(\.id))")
         // In flight the status, the radar's header and the tablet outputs flag it too.
         #expect(target["proximity"] == .bool(true))
         #expect(status["traffic"]?["proximityAlert"] == .bool(true))

@@ -30,6 +30,9 @@ public struct AlertBoard: Sendable {
         public var acknowledged: Bool
         /// When the voice last started this alert (nil: not spoken yet).
         public var lastSpokenAt: MonotonicInstant?
+        /// Among alerts of one priority, lower is more urgent (traffic: in order of time to closest approach); nil
+        /// after every ranked one.
+        public var urgency: Double?
         /// Something the box relies on is not working (a sensor lost in flight, a recorder or log stopped): the
         /// indicator LED blinks slowly while it is active. Declared where the alert is made, so that an output never
         /// has to know other capabilities' alert names.
@@ -70,6 +73,7 @@ public struct AlertBoard: Sendable {
         var id: String, kind: String, priority: Priority, text: String, phrase: [String]
         var repeatSeconds: Double?, clears: String, acknowledgeable: Bool, acknowledged: Bool
         var degradesTheBox = false
+        var urgency: Double?
     }
 
     mutating func rebuild(_ conditions: [Condition], at now: MonotonicInstant, utc: UTCInstant?,
@@ -82,9 +86,13 @@ public struct AlertBoard: Sendable {
                           phrase: condition.phrase, repeatSeconds: condition.repeatSeconds, clears: condition.clears,
                           since: old?.since ?? now, sinceUTC: old?.sinceUTC ?? utc,
                           acknowledgeable: condition.acknowledgeable, acknowledged: condition.acknowledged, lastSpokenAt: nil,
-                          degradesTheBox: condition.degradesTheBox)
+                          urgency: condition.urgency, degradesTheBox: condition.degradesTheBox)
         }
-        active.sort { $0.priority != $1.priority ? $0.priority > $1.priority : ($0.since != $1.since ? $0.since < $1.since : $0.id < $1.id) }
+        active.sort {
+            if $0.priority != $1.priority { return $0.priority > $1.priority }
+            if $0.urgency != $1.urgency { return ($0.urgency ?? .infinity) < ($1.urgency ?? .infinity) }
+            return $0.since != $1.since ? $0.since < $1.since : $0.id < $1.id
+        }
         annunciate(at: now, configuration: configuration, effects: &effects)
     }
 

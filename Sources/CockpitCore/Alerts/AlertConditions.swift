@@ -32,6 +32,15 @@ extension Engine {
                                     repeatSeconds: nil, clears: "when it writes again", acknowledgeable: false, acknowledged: false,
                                     degradesTheBox: true))
         }
+        if callouts.isMuted(at: now) {
+            let minutes = max(1, Int((callouts.mutedForSeconds / 60).rounded()))
+            let left = callouts.mutedUntil.map { Int(($0.seconds(since: now) / 60).rounded(.up)) } ?? 0
+            conditions.append(.init(id: "traffic.muted", kind: "traffic.muted", priority: .advisory,
+                                    text: "TRAFFIC ALERTS MUTED: \(left) min left",
+                                    phrase: ["traffic alerts muted for"] + SpokenNumber.words(minutes) + [minutes == 1 ? "minute" : "minutes"],
+                                    repeatSeconds: nil, clears: "when the mute ends (cockpitctl alerts mute traffic 0 ends it now)",
+                                    acknowledgeable: false, acknowledged: false))
+        }
         guard flight.isAirborne else { return conditions }
         let own = gps.currentFix(at: now, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
         if own == nil {
@@ -54,15 +63,15 @@ extension Engine {
                                     clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false, degradesTheBox: true))
         }
         if own != nil {
-            // Every source's targets alike (`TrafficPicture`): proximate is in flight, within the limits, not on the ground.
-            for target in trafficPicture(at: now).targets where target.proximate {
-                guard let relative = target.relative else { continue }
-                let id = target.origin == .relay(target.identifier) ? target.identifierText : target.addressType + "." + target.identifierText
-                conditions.append(.init(id: "traffic.proximity." + id, kind: "traffic.proximity",
-                                        priority: .caution, text: AlertText.traffic(relative), phrase: AlertText.trafficPhrase(relative),
-                                        repeatSeconds: configuration.alerts.trafficRepeatSeconds,
-                                        clears: "outside the proximity distance or height, or on the ground",
-                                        acknowledgeable: false, acknowledged: false))
+            // One threat assessment for every source's targets (`TrafficCallouts`), the most urgent first.
+            for (index, callout) in callouts.current.enumerated() {
+                let priority: AlertBoard.Priority = callout.level == .warning ? .warning : callout.level == .caution ? .caution : .advisory
+                conditions.append(.init(id: callout.id, kind: "traffic." + callout.level.name, priority: priority,
+                                        text: AlertText.traffic(callout.relative, trend: callout.verticalRateFeetPerMinute),
+                                        phrase: callout.spoken ? AlertText.trafficPhrase(callout.relative, trend: callout.verticalRateFeetPerMinute) : [],
+                                        repeatSeconds: nil,
+                                        clears: "no longer closing inside the protected volume, or on the ground",
+                                        acknowledgeable: false, acknowledged: false, urgency: Double(index)))
             }
         }
         return conditions
@@ -83,6 +92,22 @@ public enum AlertText {
     static func rounded(_ relative: RelativeTraffic) -> (tenths: Int, hundredsOfFeet: Int?) {
         (Int((relative.distanceNauticalMiles * 10).rounded()),
          relative.relativeAltitudeFeet.map { Int((abs($0) / 100).rounded()) * 100 })
+    }
+
+    /// The vertical trend a callout says: climbing or descending at 500 ft/min or more (as the radar's arrow).
+    static func trend(_ feetPerMinute: Double?) -> String? {
+        guard let rate = feetPerMinute else { return nil }
+        return rate >= 500 ? "climbing" : rate <= -500 ? "descending" : nil
+    }
+
+    /// "TRAFFIC 2 o'clock 1.5 nm 500 ft above descending".
+    public static func traffic(_ relative: RelativeTraffic, trend rate: Double?) -> String {
+        traffic(relative) + (trend(rate).map { " " + $0 } ?? "")
+    }
+
+    /// "Traffic, two o'clock, one point five miles, five hundred feet above, descending", as clip words.
+    public static func trafficPhrase(_ relative: RelativeTraffic, trend rate: Double?) -> [String] {
+        trafficPhrase(relative) + (trend(rate).map { [",", $0] } ?? [])
     }
 
     /// "TRAFFIC 2 o'clock 1.5 nm 500 ft above".
@@ -146,7 +171,7 @@ public enum SpokenNumber {
 extension Announcement {
     /// Every clip word the core can put in an announcement: the shell renders these once, at start.
     public static let vocabulary: [String] = [
-        "check oxygen", "traffic", "o'clock", "mile", "miles", "feet", "above", "below", "same altitude", "GPS lost",
+        "check oxygen", "traffic", "o'clock", "climbing", "descending", "traffic alerts muted for", "minute", "minutes", "mile", "miles", "feet", "above", "below", "same altitude", "GPS lost",
         "cabin barometer lost", "oxygen advisory", "crew oxygen required",
         "crew oxygen required now", "oxygen for all occupants", "cockpit", "audio", "test",
     ] + FacilityStatus.Facility.allCases.map { $0.spokenName + " stopped" } + SpokenNumber.vocabulary

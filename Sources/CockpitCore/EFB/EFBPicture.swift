@@ -13,6 +13,9 @@ public struct EFBPicture: Sendable {
         /// Metres north and east of the ownship (nil without an own position).
         public var northMeters: Double?
         public var eastMeters: Double?
+        /// The level of the one threat assessment (`TrafficThreat`, the callouts' too), in flight and for a target
+        /// not on the ground; 0 otherwise.
+        public var threatLevel = 0
     }
 
     public var utc: UTCInstant?
@@ -22,9 +25,9 @@ public struct EFBPicture: Sendable {
     /// inferred pressurised. Never GPS altitude under another name.
     public var pressureAltitudeFeet: Double?
     public var airborne: Bool
-    /// Targets within the proximity limits first, the highest alarm level first among them, then by distance: the
-    /// first is the one `$PFLAU` reports (the most dangerous, not the nearest: sorted by distance, a wingman 300 m
-    /// abeam would hide a head-on aircraft's level-2 alarm until it reached level 3). GDL 90 sends the list in this
+    /// The highest alarm level first, then targets within the proximity limits, then by distance: the first is the
+    /// one `$PFLAU` reports (the most dangerous, not the nearest: sorted by distance, a wingman 300 m abeam would hide
+    /// a head-on aircraft's level-2 alarm until it reached level 3). GDL 90 sends the list in this
     /// order. Every source's targets (`TrafficPicture`): relay, ADS-B, FLARM, OGN.
     public var targets: [Target]
 
@@ -42,6 +45,7 @@ public struct EFBPicture: Sendable {
         list.reserveCapacity(picture.targets.count)
         for target in picture.targets {
             var entry = Target(identifier: target.identifier, target: target, relative: target.relative, proximate: target.proximate)
+            if airborne, !target.isOnGround { entry.threatLevel = snapshot.callouts.threats[target.key]?.level.rawValue ?? 0 }
             if let relative = target.relative {
                 let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
                 let bearing = relative.bearingTrueDegrees * .pi / 180
@@ -51,9 +55,9 @@ public struct EFBPicture: Sendable {
             list.append(entry)
         }
         list.sort {
-            if $0.proximate != $1.proximate { return $0.proximate }
             let level0 = Self.alarmLevel($0), level1 = Self.alarmLevel($1)
             if level0 != level1 { return level0 > level1 }
+            if $0.proximate != $1.proximate { return $0.proximate }
             let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
             return d0 != d1 ? d0 < d1 : $0.target.key < $1.target.key
         }
@@ -75,20 +79,10 @@ public struct EFBPicture: Sendable {
         return own + difference
     }
 
-    /// Alarm level 0–3: the higher of the FLARM device's own level for the target (never downgraded) and the level
-    /// from time to closest approach (FLARM: 3 = 0–8 s, 2 = 9–12 s, 1 = 13–18 s) for a target within the proximity
-    /// limits and closing.
+    /// Alarm level 0–3: the higher of the FLARM device's own level for the target (never downgraded) and the
+    /// threat assessment's (`TrafficThreat`: FLARM's bands, 3 = 0–10 s, 2 = 10–15 s, 1 = 15–20 s to closest approach
+    /// inside the protected volume).
     public static func alarmLevel(_ target: Target) -> Int {
-        max(target.target.deviceAlarmLevel.map { max(0, min(3, $0)) } ?? 0, geometricAlarmLevel(target))
-    }
-
-    static func geometricAlarmLevel(_ target: Target) -> Int {
-        guard target.proximate, let relative = target.relative, let closure = relative.closureKnots, closure > 1 else { return 0 }
-        let seconds = relative.distanceNauticalMiles / closure * 3600
-        if seconds <= 8 { return 3 }
-        if seconds <= 12 { return 2 }
-        if seconds <= 18 { return 1 }
-        return 0
+        max(target.target.deviceAlarmLevel.map { max(0, min(3, $0)) } ?? 0, target.threatLevel)
     }
 }
-

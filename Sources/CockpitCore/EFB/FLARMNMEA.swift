@@ -47,14 +47,16 @@ public enum FLARMNMEA {
     }
 
     /// `$PFLAU,RX,TX,GPS,Power,AlarmLevel,RelativeBearing,AlarmType,RelativeVertical,RelativeDistance,ID`: the most
-    /// dangerous target (the first in the picture: highest alarm level, then nearest) when it is within the proximity
-    /// limits; fields 6–10 empty otherwise. Alarm type 2 (aircraft) with an alarm, else 0, the ICD's "no-alarm traffic
-    /// information" (type 4, traffic advisory, is sent once as an aircraft comes within 1.5 km and 300 m, with alarm
-    /// level 1 — not every second at level 0, as this did).
+    /// dangerous target (the first in the picture: highest alarm level, then nearest) when it has an alarm level or is
+    /// within the proximity limits; fields 6–10 empty otherwise. Alarm type 2 (aircraft) with an alarm, else 0, the
+    /// ICD's "no-alarm traffic information" (type 4, traffic advisory, is for a device's one-time notice as an aircraft
+    /// comes within 1.5 km and 300 m, with alarm level 1: never sent every second at level 0).
     static func pflau(_ picture: EFBPicture, trafficTransmitting: Bool) -> String {
         let gps = picture.fix == nil ? 0 : (picture.airborne ? 2 : 1)
         let head = "PFLAU,\(picture.targets.count),\(trafficTransmitting ? 1 : 0),\(gps),1"
-        guard let first = picture.targets.first, first.proximate, let relative = first.relative else { return head + ",0,,0,,," }
+        guard let first = picture.targets.first, first.proximate || EFBPicture.alarmLevel(first) > 0, let relative = first.relative else {
+            return head + ",0,,0,,,"
+        }
         let level = EFBPicture.alarmLevel(first)
         var bearing = (relative.relativeBearingDegrees ?? relative.bearingTrueDegrees).rounded()
         if bearing > 180 { bearing -= 360 }

@@ -82,7 +82,7 @@ public enum GDL90Cycle {
         guard let relative = target.relative else { return nil }
         let source = target.target
         var report = GDL90Report()
-        report.trafficAlert = target.proximate || EFBPicture.alarmLevel(target) > 0
+        report.trafficAlert = EFBPicture.alarmLevel(target) > 0   // the threat assessment's, or the FLARM device's
         report.addressType = source.addressType == RadioAddressType.icao.rawValue ? .adsbICAO : .adsbSelfAssigned
         report.address = target.identifier
         report.latitudeDegrees = relative.latitudeDegrees

@@ -11,6 +11,7 @@ public struct Engine: Sendable {
     public private(set) var traffic = TrafficState()
     public private(set) var radioTraffic = RadioTrafficState()
     public private(set) var encounters = TrafficEncounters()
+    public private(set) var callouts = TrafficCallouts()
     public private(set) var alerts = AlertBoard()
     /// The terrain under the next fix, when the shell has looked it up.
     private var terrain: TerrainSample?
@@ -91,6 +92,8 @@ public struct Engine: Sendable {
                 effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
             default: break
             }
+        case .muteTraffic(let seconds):
+            callouts.mute(seconds: seconds, at: at, effects: &effects)
         case .endOfInput:
             encounters.closeAll(effects: &effects)
             flight.inputEnded(effects: &effects)
@@ -113,8 +116,11 @@ public struct Engine: Sendable {
                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
             traffic.tick(at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
             radioTraffic.tick(at: at, effects: &effects)
-            encounters.tick(trafficPicture(at: at), utc: gps.utc(at: at), airborne: flight.isAirborne, configuration: configuration.traffic,
-                            effects: &effects)
+            let picture = trafficPicture(at: at)
+            callouts.update(picture, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
+                            airborne: flight.isAirborne, inCircuit: isInCircuit(at: at), at: at, effects: &effects)
+            encounters.tick(picture, threats: callouts.threats, utc: gps.utc(at: at), airborne: flight.isAirborne,
+                            configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
             lastTickAt = at
@@ -127,7 +133,7 @@ public struct Engine: Sendable {
     private mutating func updateAlerts(event: Event, at: MonotonicInstant, effects: inout [Effect], from firstEffect: Int) {
         var rebuild = false
         switch event {
-        case .tick, .command, .facility: rebuild = true
+        case .tick, .command, .facility, .muteTraffic: rebuild = true
         default: break
         }
         for effect in effects[firstEffect...] {
@@ -159,7 +165,7 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, alerts: alerts, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, callouts: callouts, alerts: alerts, lastTickAt: lastTickAt)
     }
 
     /// The cabin barometer's pressure altitude when fresh and the cabin is not inferred pressurised: the only own

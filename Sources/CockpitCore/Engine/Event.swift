@@ -7,6 +7,8 @@ public enum Event: Sendable, Equatable {
     case baroSource(BaroSourceEvent)
     /// A mutating request from a control client (already authorised by the shell).
     case command(Command)
+    /// Traffic callouts silenced for this long (never hypoxia); 0 lifts the mute.
+    case muteTraffic(seconds: Double)
     /// The shell's answer to a `lookupAirfields` effect.
     case airfields(AirfieldsUpdate)
     /// Terrain under the position of the GPS fix that follows (looked up by the shell from SRTM tiles and the geoid).

@@ -15,6 +15,7 @@ public struct StatusSnapshot: Sendable {
     public let traffic: TrafficState
     public let radioTraffic: RadioTrafficState
     public let encounters: TrafficEncounters
+    public let callouts: TrafficCallouts
     public let alerts: AlertBoard
     public let lastTickAt: MonotonicInstant?
 

@@ -113,7 +113,7 @@ public struct ReplaySummary: Sendable {
             case .rejected: radioRejected += 1
             case .other, .connected, .disconnected: otherEvents += 1
             }
-        case .gpsSource, .baroSource, .command:
+        case .gpsSource, .baroSource, .command, .muteTraffic:
             otherEvents += 1
         }
         inputEvents += 1

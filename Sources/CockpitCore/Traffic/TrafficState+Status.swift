@@ -2,7 +2,21 @@
 extension StatusSnapshot {
     var trafficJSON: JSONObject {
         // Every source's targets, one per aircraft (`TrafficPicture`), nearest first.
-        let targets = TrafficPicture(self).targets.map(Self.pictureTargetJSON)
+        let targets = TrafficPicture(self).targets.map { target in
+            var object = Self.pictureTargetJSON(target)
+            if let threat = callouts.threats[target.key] {
+                object["threat"] = .object([
+                    "level": .string(threat.level.name),
+                    "secondsToClosestApproach": .number(threat.secondsToClosestApproach, decimals: 1),
+                    "missDistanceMeters": .number(threat.missDistanceMeters, decimals: 0),
+                    "verticalSeparationFeet": .number(threat.verticalSeparationFeet, decimals: 0),
+                    "protectedRadiusMeters": .number(threat.protectedRadiusMeters, decimals: 0),
+                ])
+            }
+            return object
+        }
+        var suppressed = JSONObject()
+        for reason in TrafficCallouts.Suppression.allCases { suppressed[reason.rawValue] = .integer(Int64(callouts.suppressed[reason] ?? 0)) }
         let ledger = traffic.ledger
         func counts(_ table: [String: Int], always keys: [String]) -> JSONValue {
             var object = JSONObject()
@@ -29,6 +43,15 @@ extension StatusSnapshot {
             "replyEntries": counts(ledger.entries, always: ["applied", "duplicate", "stale", "own"]),
             "unverifiedDropped": .integer(Int64(ledger.unverifiedDropped)),
             "proximityAlert": .bool(targets.contains { $0["proximity"] == .bool(true) }),
+            // The callouts (docs/alerts.md): who is called now, the mute, and every callout not said, by reason.
+            "callouts": .object([
+                "muted": .bool(callouts.isMuted(at: monotonic)),
+                "mutedForSecondsLeft": .number(callouts.mutedUntil.map { max(0, $0.seconds(since: monotonic)) }, decimals: 0),
+                "inCircuit": .bool(callouts.inCircuit),
+                "calling": .array(callouts.current.map { .object(["target": .string($0.key), "level": .string($0.level.name),
+                                                                  "spoken": .bool($0.spoken)]) }),
+                "suppressed": .object(suppressed),
+            ]),
             "targets": .array(targets.map { .object($0) }),
         ]
     }

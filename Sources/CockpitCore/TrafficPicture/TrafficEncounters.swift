@@ -57,15 +57,14 @@ public struct TrafficEncounters: Sendable, Equatable {
 
     public var openCount: Int { open.count }
 
-    mutating func tick(_ picture: TrafficPicture, utc: UTCInstant?, airborne: Bool, configuration: TrafficConfiguration,
-                       effects: inout [Effect]) {
+    mutating func tick(_ picture: TrafficPicture, threats: [String: TrafficThreat], utc: UTCInstant?, airborne: Bool,
+                       configuration: TrafficConfiguration, effects: inout [Effect]) {
         var seen: Set<String> = []
         for target in picture.targets {
             guard let relative = target.relative else { continue }
             let key = target.key
             seen.insert(key)
-            let level = EFBPicture.alarmLevel(EFBPicture.Target(identifier: target.identifier, target: target, relative: relative,
-                                                                proximate: target.proximate))
+            let level = max(target.deviceAlarmLevel ?? 0, airborne ? (threats[key]?.level.rawValue ?? 0) : 0)
             if var current = open[key] {
                 if configuration.isBeyondRearm(relative) || !airborne {
                     close(key, effects: &effects)

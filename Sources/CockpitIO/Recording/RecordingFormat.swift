@@ -167,6 +167,9 @@ public enum RecordingFormat {
         case .command(let command):
             object["k"] = .string("command")
             object["command"] = .string(command.rawValue)
+        case .muteTraffic(let seconds):
+            object["k"] = .string("mute.traffic")
+            object["seconds"] = .number(seconds)
         }
         return JSONWriter.string(.object(object))
     }
@@ -226,6 +229,11 @@ public enum RecordingFormat {
                 throw .badLine(line: lineNumber, reason: "unknown command")
             }
             input = .command(command)
+        case "mute.traffic":
+            guard let seconds = value["seconds"]?.doubleValue, seconds.isFinite, (0...86_400).contains(seconds) else {
+                throw .badLine(line: lineNumber, reason: "bad mute.traffic seconds")
+            }
+            input = .muteTraffic(seconds: seconds)
         default:
             throw .badLine(line: lineNumber, reason: "unknown kind \"\(kind)\"")
         }
