@@ -196,7 +196,7 @@ let package = Package(
 
         .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(name: "CockpitWireTests", dependencies: ["CockpitWire", "CockpitCore", "CockpitIO", "CockpitTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CockpitCoreTests", dependencies: ["CockpitCore", "CockpitWire", "CockpitTestSupport"], swiftSettings: strict),
         // The radar's pure geometry and drawing.
         .testTarget(name: "CockpitClientTests", dependencies: ["CockpitClient", "CockpitCore", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -55,6 +55,10 @@ public enum TrafficText {
         let targets = section["targets"]?.arrayValue ?? []
         var parts: [String] = []
         if section["proximityAlert"]?.boolValue == true { parts.append("*** TRAFFIC ***") }
+        if section["callouts"]?["muted"]?.boolValue == true {
+            let left = section["callouts"]?["mutedForSecondsLeft"]?.doubleValue.map { Int(($0 / 60).rounded(.up)) } ?? 0
+            parts.append("callouts MUTED, \(left) min left")
+        }
         if let nearest = targets.first {
             parts.append("\(targets.count) aircraft, nearest \(position(nearest))")
         } else {

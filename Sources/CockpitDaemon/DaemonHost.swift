@@ -94,8 +94,14 @@ public final class DaemonHost: @unchecked Sendable {
     }
 
     /// Feeds a control command to the core as an input (recorded, so a replay repeats it) at the current instant.
-    public func ingestCommand(_ command: Command) {
-        runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: .command(command)))
+    public func ingestCommand(_ command: Command) { ingestControl(.command(command)) }
+
+    /// Mutes the traffic callouts for `seconds` (0: lifts it), as a recorded input.
+    public func ingestMute(seconds: Double) { ingestControl(.muteTraffic(seconds: seconds)) }
+
+    /// A pilot's input (a command, the traffic mute) at the current instant, recorded so a replay repeats it.
+    public func ingestControl(_ input: RawInput) {
+        runner.ingest(TimedInput(time: max(now(), runner.lastInputTime ?? now()), input: input))
     }
 
     /// Applies a live input on the loop and records how long it waited since it arrived.

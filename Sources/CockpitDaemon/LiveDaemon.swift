@@ -72,7 +72,7 @@ public final class LiveDaemon: Sendable {
         let host = DaemonHost(runner: runner, info: info, logger: logger, now: { MonotonicClock.now() })
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
-        commands.connect { command in host.loop.execute { host.ingestCommand(command) } }   // the GPIO button, recorded
+        commands.connect { input in host.loop.execute { host.ingestControl(input) } }   // the GPIO button, recorded
         inputs = Capabilities.makeLiveInputs(LiveInputContext(host: host, options: options))
     }
 

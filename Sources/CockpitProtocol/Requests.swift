@@ -10,6 +10,7 @@ public enum RequestName {
     public static let hypoxiaAck = "hypoxia.ack"
     public static let alertsAck = "alerts.ack"
     public static let alertsTest = "alerts.test"
+    public static let alertsMute = "alerts.mute"
 }
 
 /// `nearest`: nearest airfields from the aircraft, or from `at` for planning. By default only what the aircraft

@@ -7,7 +7,7 @@ import CockpitProtocol
 struct Alerts: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Active alerts; `ack` acknowledges and silences the voice; `test` speaks a test phrase (intercom level).",
-        subcommands: [Show.self, Acknowledge.self, Test.self],
+        subcommands: [Show.self, Acknowledge.self, Test.self, Mute.self],
         defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
@@ -31,6 +31,28 @@ struct Alerts: ParsableCommand {
         func run() throws {
             let result = try cockpitctlRequest(global, RequestName.alertsAck)["result"] ?? .null
             print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "acknowledged"))
+        }
+    }
+
+    struct Mute: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mute",
+            abstract: "Silence the traffic callouts for a time: `mute traffic 5m` (s, m, h; at most 1h; `0` ends it). Never hypoxia.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "What to mute: only `traffic`.") var what: String
+        @Argument(help: "For how long: 90s, 5m, 1h; 0 ends the mute.") var duration: String = "5m"
+
+        func validate() throws {
+            guard what == "traffic" else { throw ValidationError("only traffic callouts can be muted; hypoxia never is") }
+            guard let seconds = MuteRequest.seconds(fromDuration: duration), seconds <= MuteRequest.longestSeconds else {
+                throw ValidationError("duration \"\(duration)\": a number with s, m or h, at most 1h (0 ends the mute)")
+            }
+        }
+
+        func run() throws {
+            let seconds = MuteRequest.seconds(fromDuration: duration) ?? 300
+            let result = try cockpitctlRequest(global, RequestName.alertsMute, arguments: MuteRequest(seconds: seconds).arguments)["result"] ?? .null
+            print(global.json ? JSONWriter.string(result) : (result["message"]?.stringValue ?? "muted"))
         }
     }
 

@@ -6,6 +6,7 @@ import CockpitCore
 @testable import CockpitDaemon
 import CockpitIO
 import CockpitDevices
+import CockpitWire
 import CockpitTestSupport
 
 /// A line driver that records every write with the scripted time, and plays back scripted button edges.
@@ -84,6 +85,29 @@ struct AlertGPIOTests {
         #expect(indicators.counters.bounces >= 1)
     }
 
+    /// Held for 1.5 s, the button also mutes the traffic callouts for five minutes — once per press; a short press
+    /// only acknowledges. The acknowledge comes at once, on the press itself.
+    @Test func aLongPressMutesTrafficOnce() {
+        let fake = RecordingLineDriver()
+        let events = Mutex<[String]>([])
+        let indicators = IndicatorDriver(driver: fake, onPress: { events.withLock { $0.append("ack") } },
+                                         onLongPress: { events.withLock { $0.append("mute") } })
+        fake.press([true])                         // t = 0: a short press
+        Self.run(indicators, fake, from: 0, to: 300)
+        fake.press([false])
+        Self.run(indicators, fake, from: 300, to: 2_500)
+        #expect(events.withLock { $0 } == ["ack"])
+        fake.press([true])                         // t = 2,500: held
+        Self.run(indicators, fake, from: 2_500, to: 3_990)
+        #expect(events.withLock { $0 } == ["ack", "ack"], "not yet 1.5 s")
+        Self.run(indicators, fake, from: 3_990, to: 8_000)
+        #expect(events.withLock { $0 } == ["ack", "ack", "mute"], "once, however long it is held")
+        fake.press([false])
+        Self.run(indicators, fake, from: 8_000, to: 8_200)
+        #expect(indicators.counters.longPresses == 1)
+        #expect(IndicatorDriver.longPressMuteSeconds == 300)
+    }
+
     /// The LED follows the core: fast blink for an unacknowledged CHECK OXYGEN, steady once acknowledged with the
     /// sensors valid.
     @Test func lightFollowsTheCore() {
@@ -99,15 +123,15 @@ struct AlertGPIOTests {
     @Test func buttonPressBecomesAnAcknowledgeCommand() {
         let fake = RecordingLineDriver()
         let inlet = CommandInlet()
-        let received = Mutex<[Command]>([])
-        inlet.connect { command in received.withLock { $0.append(command) } }
+        let received = Mutex<[RawInput]>([])
+        inlet.connect { input in received.withLock { $0.append(input) } }
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let output = AlertIndicatorOutput(configuration: GPIOConfiguration(chip: "fake", ledLine: 1, buzzerLine: 2, buttonLine: 3),
                                           commands: inlet, logger: logger) { _ throws(GPIOError) in fake }
         defer { output.stop() }
         fake.press([true])
-        #expect(waitFor(seconds: 5) { received.withLock { $0 } == [.acknowledgeAlerts] })
+        #expect(waitFor(seconds: 5) { received.withLock { $0 } == [.command(.acknowledgeAlerts)] })
         #expect(output.status().sent == 1)
     }
 

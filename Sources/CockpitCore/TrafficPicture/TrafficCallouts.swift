@@ -1,6 +1,6 @@
 /// Which traffic is called out, and when (docs/alerts.md, "Traffic callouts"). One threat assessment per target
-/// (`TrafficThreat`); a callout is said once as a target enters a level, again only when its level rises or its clock
-/// position moves by two hours or more. Quiet where it should be: nothing while the own aircraft is on the ground,
+/// (`TrafficThreat`); a callout is said once as a target enters a level, again only when its level rises or, while
+/// it still closes, its clock position moves by two hours or more (not as it swings past at the closest approach). Quiet where it should be: nothing while the own aircraft is on the ground,
 /// never a target on the ground, and in the circuit of an airfield (within `circuitRadiusNauticalMiles`, below
 /// `circuitHeightFeet` above it) only a target on a collision course. Every callout that was not said is counted once
 /// per target and reason. A mute (the button held, `cockpitctl alerts mute traffic 5m`) silences traffic — never
@@ -61,7 +61,7 @@ public struct TrafficCallouts: Sendable, Equatable {
         effects.append(.log(LogLine(.notice, "traffic alerts muted for \(Self.durationText(seconds))")))
     }
 
-    static func durationText(_ seconds: Double) -> String {
+    public static func durationText(_ seconds: Double) -> String {
         let minutes = Int((seconds / 60).rounded())
         return minutes >= 1 ? "\(minutes) minute\(minutes == 1 ? "" : "s")" : "\(Int(seconds.rounded())) seconds"
     }
@@ -98,7 +98,7 @@ public struct TrafficCallouts: Sendable, Equatable {
             if level > episode.highestLevel {
                 episode.highestLevel = level
                 episode.announcedClock = clock
-            } else if let said = episode.announcedClock, let clock, Self.hoursApart(said, clock) >= 2 {
+            } else if let said = episode.announcedClock, let clock, Self.hoursApart(said, clock) >= 2, threat.closingMetersPerSecond > 0 {
                 episode.round += 1
                 episode.announcedClock = clock
             }

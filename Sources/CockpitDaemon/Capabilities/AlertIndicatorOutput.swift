@@ -1,6 +1,7 @@
 public import CockpitCore
 import CockpitIO
 public import CockpitDevices
+public import CockpitWire
 import Glibc
 import Logging
 import Synchronization
@@ -55,7 +56,8 @@ public enum IndicatorPattern {
 /// bounce; a press is accepted once per press (a release must come between).
 public struct ButtonDebouncer: Sendable {
     public var debounceMilliseconds: Int64 = 50
-    private var pressed = false
+    /// Held down now (after debouncing).
+    public private(set) var pressed = false
     private var lastEdge: Int64?
     public init() {}
 
@@ -69,7 +71,9 @@ public struct ButtonDebouncer: Sendable {
     }
 }
 
-/// Drives LED and buzzer from the core's state and announcements, and turns button presses into `alerts.ack`.
+/// Drives LED and buzzer from the core's state and announcements, and turns button presses into `alerts.ack`; a
+/// press held for `longPressMilliseconds` also mutes the traffic callouts for `longPressMuteSeconds` (said by the
+/// voice; hypoxia is never muted).
 /// `step` does one round (set lines that changed, read the button) at a given time; the thread calls it every 20 ms
 /// with the monotonic clock, tests call it with scripted times against a fake line driver.
 public final class IndicatorDriver: Sendable {
@@ -81,14 +85,21 @@ public final class IndicatorDriver: Sendable {
         var presses: Int64 = 0, bounces: Int64 = 0, failures: Int64 = 0
         var lastError: String?
         var debouncer = ButtonDebouncer()
+        var pressedSince: Int64?
+        var longPressDone = false
+        var longPresses: Int64 = 0
     }
+    public static let longPressMilliseconds: Int64 = 1_500
+    public static let longPressMuteSeconds = 300.0
     let driver: any GPIOLineDriver
     let onPress: @Sendable () -> Void
+    let onLongPress: @Sendable () -> Void
     private let state = Mutex(State())
 
-    public init(driver: any GPIOLineDriver, onPress: @escaping @Sendable () -> Void) {
+    public init(driver: any GPIOLineDriver, onPress: @escaping @Sendable () -> Void, onLongPress: @escaping @Sendable () -> Void = {}) {
         self.driver = driver
         self.onPress = onPress
+        self.onLongPress = onLongPress
     }
 
     public func show(_ light: IndicatorPattern.Light) {
@@ -119,18 +130,26 @@ public final class IndicatorDriver: Sendable {
                 let at = edgeTime()
                 let press = state.withLock { state in
                     let accepted = state.debouncer.edge(pressed: pressed, atMilliseconds: at)
-                    if accepted { state.presses += 1 } else if pressed { state.bounces += 1 }
+                    if accepted { state.presses += 1; state.pressedSince = at; state.longPressDone = false } else if pressed { state.bounces += 1 }
+                    if !state.debouncer.pressed { state.pressedSince = nil }
                     return accepted
                 }
                 if press { onPress() }
             }
+            let long = state.withLock { state -> Bool in
+                guard let since = state.pressedSince, !state.longPressDone, t - since >= Self.longPressMilliseconds else { return false }
+                state.longPressDone = true
+                state.longPresses += 1
+                return true
+            }
+            if long { onLongPress() }
         } catch {
             state.withLock { $0.failures += 1; $0.lastError = error.description }
         }
     }
 
-    var counters: (presses: Int64, bounces: Int64, failures: Int64, lastError: String?, light: IndicatorPattern.Light) {
-        state.withLock { ($0.presses, $0.bounces, $0.failures, $0.lastError, $0.light) }
+    var counters: (presses: Int64, bounces: Int64, failures: Int64, lastError: String?, light: IndicatorPattern.Light, longPresses: Int64) {
+        state.withLock { ($0.presses, $0.bounces, $0.failures, $0.lastError, $0.light, $0.longPresses) }
     }
 }
 
@@ -150,7 +169,8 @@ final class AlertIndicatorOutput: RunnerOutput {
         var started: IndicatorDriver?, failure: String?
         do {
             let driver = try open(configuration)
-            let indicators = IndicatorDriver(driver: driver) { commands.submit(.acknowledgeAlerts) }
+            let indicators = IndicatorDriver(driver: driver, onPress: { commands.submit(.acknowledgeAlerts) },
+                                             onLongPress: { commands.submitMute(seconds: IndicatorDriver.longPressMuteSeconds) })
             let running = self.running
             do {
                 try BackgroundThread.start(name: "cockpitd-gpio") {
@@ -201,19 +221,21 @@ final class AlertIndicatorOutput: RunnerOutput {
         status.lastError = counters.lastError
         status.details["light"] = .string(counters.light.rawValue)
         status.details["bounces"] = .integer(counters.bounces)
+        status.details["longPresses"] = .integer(counters.longPresses)
         return status
     }
 
     func stop() { running.value.store(false, ordering: .relaxed) }
 }
 
-/// Lets an output feed a command to the core (the GPIO button). The daemon connects it to its loop once it exists;
-/// unconnected (a full-speed replay), commands are dropped.
+/// Lets an output feed a command to the core (the GPIO button: acknowledge, and held, the traffic mute). The daemon
+/// connects it to its loop once it exists; unconnected (a full-speed replay), commands are dropped.
 public final class CommandInlet: Sendable {
-    private let sink = Mutex<(@Sendable (Command) -> Void)?>(nil)
+    private let sink = Mutex<(@Sendable (RawInput) -> Void)?>(nil)
     public init() {}
-    public func connect(_ body: @escaping @Sendable (Command) -> Void) { sink.withLock { $0 = body } }
-    public func submit(_ command: Command) { sink.withLock { $0 }?(command) }
+    public func connect(_ body: @escaping @Sendable (RawInput) -> Void) { sink.withLock { $0 = body } }
+    public func submit(_ command: Command) { sink.withLock { $0 }?(.command(command)) }
+    public func submitMute(seconds: Double) { sink.withLock { $0 }?(.muteTraffic(seconds: seconds)) }
 }
 
 /// A stop flag shared with the GPIO thread.

@@ -18,6 +18,16 @@ extension AlertSettings {
                                                             : "acknowledged: \(acknowledged.joined(separator: ", "))"),
                 ])))
             },
+            RequestHandler(RequestName.alertsMute, mutating: true) { request, host in
+                MuteRequest.parse(request.body).map { mute in
+                    host.ingestMute(seconds: mute.seconds)
+                    let message = mute.seconds == 0 ? "traffic alerts on again"
+                        : "traffic alerts muted for \(TrafficCallouts.durationText(mute.seconds)) (never hypoxia)"
+                    return ControlAnswer(type: RequestName.alertsMute, key: "result", body: .object([
+                        "muted": .bool(mute.seconds > 0), "seconds": .number(mute.seconds), "message": .string(message),
+                    ]))
+                }
+            },
             RequestHandler(RequestName.alertsTest, mutating: true) { _, host in
                 let before = host.runner.engine.alerts.announcements
                 host.ingestCommand(.testAnnouncement)
