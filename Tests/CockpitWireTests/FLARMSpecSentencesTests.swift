@@ -102,3 +102,28 @@ struct FLARMSpecSentencesTests {
         }
     }
 }
+
+/// The device's own word on its health reaches the status and the journal: a FLARM's self-test failure (its
+/// `$PFLAE`, from the specification sentences) is said once, with its severity and message, and stays in the status
+/// (`radioTraffic.sources.flarm.device`); its heartbeat's low power and lost GPS are there too.
+@Suite("FLARM device health")
+struct FLARMDeviceHealthTests {
+    @Test func aSelfTestFailureIsSaidAndShown() throws {
+        let cases = try FLARMSpecSentencesTests.cases()
+        let fatal = try #require(cases.first { $0.name == "pflae-firmware-expired-fatal" }).sentence
+        let weak = try #require(cases.first { $0.name == "pflau-no-gps-under-voltage" }).sentence
+        var engine = Engine()
+        var logs: [String] = []
+        for (second, line) in [fatal, fatal, weak].enumerated() {
+            guard let event = FLARMWireDecoder().decode(line) else { continue }
+            for case .log(let log) in engine.handle(event, at: MonotonicInstant(seconds: Double(second))) { logs.append(log.message) }
+        }
+        #expect(logs == ["flarm device: fatal error 11: Firmware expired"], "said once: \(logs)")
+        let device = try #require(engine.snapshot.json["radioTraffic"]?["sources"]?["flarm"]?["device"])
+        #expect(device["selfTestSeverity"] == .integer(3) && device["selfTestCode"] == .string("11"))
+        #expect(device["powerOK"] == .bool(false) && device["gpsFix"] == .bool(false))
+        #expect(device["problem"]?.stringValue == "low power; no GPS fix in the device; not transmitting; fatal error 11: Firmware expired",
+                "\(device["problem"] ?? .null)")
+        #expect(engine.snapshot.json["radioTraffic"]?["sources"]?["flarm"]?["lines"] == .integer(3))
+    }
+}

@@ -83,6 +83,7 @@ public struct Engine: Sendable {
         case .trafficRejected(let reason):
             traffic.rejectedDatagram(reason)
         case .radio(let radioEvent):
+            let previousSelfTest: RadioDeviceReport? = if case .device(let source, _) = radioEvent { radioTraffic.sources[source]?.selfTest } else { nil }
             radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                                ownPressureAltitudeFeet: ownPressureAltitudeFeet(at: at), configuration: configuration.radioTraffic)
             switch radioEvent {
@@ -90,6 +91,12 @@ public struct Engine: Sendable {
                 effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
             case .disconnected(let source, let reason):
                 effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
+            case .device(let source, let report):
+                // A device's self-test result is said when it changes (a FLARM sends it at start and on request).
+                if report.errorSeverity != nil, previousSelfTest != report {
+                    effects.append(.log(report.problem.map { LogLine(.warning, "\(source.rawValue) device: \($0)") }
+                                        ?? LogLine(.info, "\(source.rawValue) device: self-test passed")))
+                }
             default: break
             }
         case .muteTraffic(let seconds):

@@ -127,4 +127,39 @@ public enum RadioInputEvent: Sendable, Equatable {
     case other(source: RadioSourceKind)
     case connected(source: RadioSourceKind, endpoint: String)
     case disconnected(source: RadioSourceKind, reason: String)
+    /// What a device says of itself (a FLARM's `$PFLAU` heartbeat, its `$PFLAE` self-test): counted as another line.
+    case device(source: RadioSourceKind, RadioDeviceReport)
+}
+
+/// A receiver's own word on its health: a FLARM's heartbeat (`$PFLAU`) or self-test result (`$PFLAE`). Nil fields
+/// are what this sentence does not say.
+public struct RadioDeviceReport: Sendable, Equatable {
+    /// Devices heard recently (`$PFLAU` RX).
+    public var receivedDevices: Int?
+    public var transmitting: Bool?
+    /// The device's own GPS: false with no fix.
+    public var gpsFix: Bool?
+    public var powerOK: Bool?
+    /// The device's alarm level for its most important threat.
+    public var alarmLevel: Int?
+    /// `$PFLAE`: 0 no error, 1 information, 2 reduced function, 3 fatal (the device will not work).
+    public var errorSeverity: Int?
+    public var errorCode: UInt32?
+    public var errorMessage: String?
+
+    public init() {}
+
+    /// The device's problem in words, nil when it reports none.
+    public var problem: String? {
+        var parts: [String] = []
+        if let severity = errorSeverity, severity > 0 {
+            let kind = severity >= 3 ? "fatal error" : severity == 2 ? "error, reduced function" : "notice"
+            let code = errorCode.map { " " + String($0, radix: 16, uppercase: true) } ?? ""
+            parts.append("\(kind)\(code)" + (errorMessage.map { ": " + $0 } ?? ""))
+        }
+        if powerOK == false { parts.append("low power") }
+        if gpsFix == false { parts.append("no GPS fix in the device") }
+        if transmitting == false { parts.append("not transmitting") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
 }

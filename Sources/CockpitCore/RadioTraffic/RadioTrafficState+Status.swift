@@ -30,6 +30,7 @@ extension StatusSnapshot {
                 "rejected": .object(rejected),
                 "lastLineAgeSeconds": .number(status.lastLineAt.map { monotonic.seconds(since: $0) }, decimals: 1),
                 "silent": .bool(silent),
+                "device": Self.deviceJSON(status),
             ])
         }
         let own = currentFix
@@ -97,4 +98,25 @@ extension StatusSnapshot {
             "relativeAltitudeDatum": .optional(relative?.altitudeDatum?.rawValue),
         ]
     }
+
+    /// What the device says of itself (FLARM `$PFLAU`, `$PFLAE`); null for a source that never does.
+    static func deviceJSON(_ status: RadioTrafficState.SourceStatus) -> JSONValue {
+        guard status.heartbeat != nil || status.selfTest != nil else { return .null }
+        let heartbeat = status.heartbeat, test = status.selfTest
+        return .object([
+            "receivedDevices": .optional(heartbeat?.receivedDevices.map { Int64($0) }),
+            "transmitting": .optional(heartbeat?.transmitting),
+            "gpsFix": .optional(heartbeat?.gpsFix),
+            "powerOK": .optional(heartbeat?.powerOK),
+            "alarmLevel": .optional(heartbeat?.alarmLevel.map { Int64($0) }),
+            "selfTestSeverity": .optional(test?.errorSeverity.map { Int64($0) }),
+            "selfTestCode": .optional(test?.errorCode.map { String($0, radix: 16, uppercase: true) }),
+            "selfTestMessage": .optional(test?.errorMessage),
+            "problem": .optional([heartbeat?.problem, test?.problem].compactMap { $0 }.joined(separator: "; ").nonEmpty),
+        ])
+    }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -96,6 +96,9 @@ public struct RadioTrafficState: Sendable, Equatable {
         public var rejected: [String: Int] = [:]
         public var lastLineAt: MonotonicInstant?
         public var connectedAt: MonotonicInstant?
+        /// The device's last heartbeat and its last self-test result (FLARM), as it said them.
+        public var heartbeat: RadioDeviceReport?
+        public var selfTest: RadioDeviceReport?
         public var lines: Int { observations + other + rejected.values.reduce(0, +) }
     }
 
@@ -152,6 +155,14 @@ public struct RadioTrafficState: Sendable, Equatable {
         case .other(let source):
             sources[source, default: SourceStatus()].other += 1
             sources[source, default: SourceStatus()].lastLineAt = at
+        case .device(let source, let report):
+            sources[source, default: SourceStatus()].other += 1
+            sources[source, default: SourceStatus()].lastLineAt = at
+            if report.errorSeverity != nil {
+                sources[source, default: SourceStatus()].selfTest = report
+            } else {
+                sources[source, default: SourceStatus()].heartbeat = report
+            }
         case .observation(let observation):
             sources[observation.source, default: SourceStatus()].observations += 1
             sources[observation.source, default: SourceStatus()].lastLineAt = at

@@ -19,7 +19,21 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         case .success(.traffic(let traffic)):
             guard let observation = Self.observation(traffic) else { return .radio(.rejected(source: .flarm, reason: FLARMRejection.identity.rawValue)) }
             return .radio(.observation(observation))
-        case .success(.status), .success(.error), .success(.version):
+        case .success(.status(let status)):
+            var report = RadioDeviceReport()
+            report.receivedDevices = status.receivedDeviceCount
+            report.transmitting = status.transmitting
+            report.gpsFix = status.gps != .noFix
+            report.powerOK = status.powerOK
+            report.alarmLevel = status.alarmLevel
+            return .radio(.device(source: .flarm, report))
+        case .success(.error(let error)):
+            var report = RadioDeviceReport()
+            report.errorSeverity = error.severity
+            report.errorCode = error.errorCode
+            report.errorMessage = error.message
+            return .radio(.device(source: .flarm, report))
+        case .success(.version):
             return .radio(.other(source: .flarm))
         }
     }
