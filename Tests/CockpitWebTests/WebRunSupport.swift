@@ -1,0 +1,108 @@
+import CockpitCore
+import CockpitTestSupport
+import Glibc
+
+/// A replaying daemon and a cockpit-web in front of it, in a directory of their own, for the browser test and the
+/// screenshots.
+final class WebRun: @unchecked Sendable {
+    let directory: String
+    let socket: String
+    let port: UInt16
+    private(set) var daemon: pid_t = 0
+    private(set) var web: pid_t = 0
+
+    private init(directory: String, port: UInt16) {
+        self.directory = directory
+        self.socket = directory + "/cockpitd.sock"
+        self.port = port
+    }
+
+    static func start() throws -> WebRun {
+        let directory = temporaryPath("-web")
+        mkdir(directory, 0o700)
+        // A free port: the kernel's pick for a listener that is then closed.
+        let listener = loopbackTCPListener(backlog: 1)
+        close(listener.descriptor)
+        let run = WebRun(directory: directory, port: listener.port)
+        run.startDaemon()
+        guard waitWall(seconds: 15, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
+        run.web = startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$WEB_OUT" 2>&1"#, Binaries.cockpitWeb,
+                                           "--socket", run.socket, "--listen", "127.0.0.1", "--port", String(run.port),
+                                           "--test-script", Fixtures.path("web/webtest.js"), "--test-report", run.reportPath],
+                               environment: ["WEB_OUT": directory + "/web.out"])
+        guard waitWall(seconds: 15, { readFile(directory + "/web.out").contains("serving on") }) else { run.stop(); throw WebRunError.webDidNotStart }
+        return run
+    }
+
+    var reportPath: String { directory + "/reports.jsonl" }
+
+    func reports() -> [JSONValue] {
+        readFile(reportPath).split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+    }
+
+    /// The bundled glider flight in real time, its first fix at the wall clock's now (so that it is "live").
+    func startDaemon() {
+        daemon = startProcess(Binaries.cockpitd, ["replay", WebBrowserTests.flight, "--speed", "1", "--retime", "now", "--socket", socket,
+                                                  "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
+    }
+
+    func restartDaemon() {
+        stopProcess(daemon)
+        unlink(socket)
+        usleep(500_000)
+        startDaemon()
+    }
+
+    func stop() {
+        stopProcess(web)
+        stopProcess(daemon)
+    }
+}
+
+enum WebRunError: Error { case daemonDidNotStart, webDidNotStart }
+
+func stopProcess(_ pid: pid_t) {
+    guard pid > 0 else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    if !waitWall(seconds: 5, { waitpid(pid, &status, WNOHANG) == pid }) {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// Waits by the monotonic clock (a condition that itself takes time is still given `seconds` in all).
+func waitWall(seconds: Double, _ condition: () -> Bool) -> Bool {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+    let end = now() + seconds
+    while now() < end {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
+}
+
+/// Debian's chromium, headless, with every name but this machine's unresolvable: the page cannot fetch from the
+/// internet even by mistake (and the in-page script reports every URL it loaded besides).
+enum Browser {
+    static var chromium: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { access($0, X_OK) == 0 }
+    }
+
+    static func arguments(profile: String) -> [String] {
+        ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
+         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--user-data-dir=" + profile]
+    }
+
+    static func start(_ chromium: String, url: String, profile: String, stderr: String) -> pid_t {
+        startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, chromium] + arguments(profile: profile)
+                     + ["--window-size=480,1000", url], environment: ["BROWSER_ERR": stderr, "HOME": profile])
+    }
+
+    static func stop(_ pid: pid_t) { stopProcess(pid) }
+}
