@@ -66,7 +66,7 @@ public final class WatchFollower: Sendable {
                     }
                 }
             } catch {
-                say(false, error.description)
+                say(false, "\(error)")
             }
             if !stopped.withLockedValue({ $0 }) { usleep(Self.retryMicroseconds) }
         }

@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 import NIOHTTP1
 
 /// The browsers following the daemon: each one an open `text/event-stream` response. Lives on the server's one

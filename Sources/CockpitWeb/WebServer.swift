@@ -1,4 +1,4 @@
-public import CockpitCore
+import CockpitCore
 public import NIOCore
 import NIOHTTP1
 public import NIOPosix

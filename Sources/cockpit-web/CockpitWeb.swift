@@ -39,7 +39,7 @@ struct CockpitWebCommand: ParsableCommand {
         let channel = try server.start(host: listen, port: port, boundSocket: Self.activatedSocket())
         let bound = channel.localAddress.map { "\($0)" } ?? "?"
         print("cockpit-web \(CockpitVersion.version): serving on \(bound), cockpitd at \(socket)")
-        fflush(stdout)
+        fflush(nil)   // every stream: stdout is a file or pipe under a test or systemd
         SignalStop.wait()
         try? channel.close().wait()
         server.stop()

@@ -98,7 +98,8 @@ struct WebBrowserTests {
         #expect(planned.count >= 5 && spread >= 20, "\(planned.count) plan renders, tracks \(tracks)")
         if let shown = planned.last?["shown"] {
             #expect((shown["rows"]?.int64Value ?? 0) >= 3, "airfield rows")
-            #expect(!(shown["labels"]?.arrayValue ?? []).isEmpty, "runway numbers")
+            let labels = shown["labels"]?.arrayValue ?? []
+            #expect(!labels.isEmpty, "runway numbers")
             #expect(shown["info"]?.stringValue?.contains("Elevation") == true)
         }
         // The other pages drew.
