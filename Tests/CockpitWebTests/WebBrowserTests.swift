@@ -163,14 +163,19 @@ final class RevisionWatcher: Sendable {
     private let stopped = Mutex(false)
     init(socket: String) { self.socket = socket }
 
+    /// Until `stop()`: a silence (the daemon starting) is waited out, a closed connection (the restart) reconnected.
     func run() {
-        guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 2) else { return }
-        try? client.send(raw: Array("{\"v\":1,\"request\":\"watch\"}\n".utf8))
         while !stopped.withLock({ $0 }) {
-            guard let line = try? client.readLine() else { return }
-            let at = wallMilliseconds()
-            guard let revision = (try? JSONParser.parse(line))?["status"]?["revision"]?.int64Value else { continue }
-            seen.withLock { if $0[revision] == nil { $0[revision] = at } }
+            guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 1) else { usleep(100_000); continue }
+            try? client.send(raw: Array("{\"v\":1,\"request\":\"watch\"}\n".utf8))
+            while !stopped.withLock({ $0 }) {
+                let line: String?
+                do { line = try client.readLine() } catch .timedOut { continue } catch { break }
+                guard let line else { break }
+                let at = wallMilliseconds()
+                guard let revision = (try? JSONParser.parse(line))?["status"]?["revision"]?.int64Value else { continue }
+                seen.withLock { if $0[revision] == nil { $0[revision] = at } }
+            }
         }
     }
     func arrivals() -> [Int64: Double] { seen.withLock { $0 } }

@@ -24,6 +24,7 @@ final class WebRun: @unchecked Sendable {
         let listener = loopbackTCPListener(backlog: 1)
         close(listener.descriptor)
         let run = WebRun(directory: directory, port: listener.port)
+        try trimmedFlight(to: run.flight)
         run.startDaemon()
         guard waitWall(seconds: 15, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
         run.web = startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$WEB_OUT" 2>&1"#, Binaries.cockpitWeb,
@@ -35,14 +36,35 @@ final class WebRun: @unchecked Sendable {
     }
 
     var reportPath: String { directory + "/reports.jsonl" }
+    var flight: String { directory + "/flight.igc" }
+
+    /// The bundled flight from 2 min 25 s after its first fix: a glider that has flown straight out from the launch
+    /// and turns through 180° within the next 15 s (its B records), so that the arrival plan has a track change to follow
+    /// while the test watches it.
+    static func trimmedFlight(to path: String) throws {
+        var kept: [Substring] = []
+        var fixes = 0
+        // IGC lines end in CRLF, one Character in Swift: split at either ending.
+        for line in try FixtureFile.read(WebBrowserTests.flight).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if line.hasPrefix("B") {
+                fixes += 1
+                if fixes <= 145 { continue }
+            }
+            kept.append(line)
+        }
+        let text = kept.joined(separator: "\r\n") + "\r\n"
+        let file = fopen(path, "w")
+        defer { fclose(file) }
+        _ = fputs(text, file)
+    }
 
     func reports() -> [JSONValue] {
         readFile(reportPath).split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
     }
 
-    /// The bundled glider flight in real time, its first fix at the wall clock's now (so that it is "live").
+    /// The trimmed glider flight in real time, its first fix at the wall clock's now (so that it is "live").
     func startDaemon() {
-        daemon = startProcess(Binaries.cockpitd, ["replay", WebBrowserTests.flight, "--speed", "1", "--retime", "now", "--socket", socket,
+        daemon = startProcess(Binaries.cockpitd, ["replay", flight, "--speed", "1", "--retime", "now", "--socket", socket,
                                                   "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
     }
 

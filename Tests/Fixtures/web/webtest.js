@@ -35,7 +35,7 @@
     const now = !!window.cockpit.state.link.connected;
     if (now !== linked) { linked = now; post({kind: 'link', connected: now, at: Date.now(), banner: text('link')}); }
   }, 100);
-  const pages = [['now', 6000], ['where', 8000], ['traffic', 2500], ['altitude', 2500], ['flights', 2500], ['box', 2500]];
+  const pages = [['now', 6000], ['where', 10000], ['traffic', 2500], ['altitude', 2500], ['flights', 2500], ['box', 2500]];
   let step = 0;
   function next() {
     if (step > 0) {
