@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/web/*.png: every page of cockpit-web, day and night, in headless Chromium at a phone's width.
 # The live pages come from the bundled glider flight (Tests/Fixtures/flights/igc_lib__napret.igc) replayed in real
-# time, with a second replay of the same flight 1.4 km east and 60 m higher sending it traffic; the Flights page from
-# the flight-log fixture served by a daemon in run mode. Uses the debug build: swift build first (or pass the bin dir).
+# time, with a second replay of the same flight 1.4 km east and 60 m higher sending it traffic; the Altitude and
+# Flights pages from the flight-log fixture (Tests/Fixtures/flightlog) served by a daemon in run mode. Uses the debug build: swift build first (or pass the bin dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/debug}
@@ -22,7 +22,8 @@ import sys
 out = []
 for line in open(sys.argv[1], encoding="latin-1"):
     if line.startswith("B") and len(line) >= 35:
-        minutes = int(line[15:17]) * 60000 + int(line[17:22]) + 1200
+        # B HHMMSS DDMMmmmN DDDMMmmmE V PPPPP GGGGG: longitude degrees in 15:18, minutes × 1000 in 18:23.
+        minutes = int(line[15:18]) * 60000 + int(line[18:23]) + 1200
         alt_p, alt_g = int(line[25:30]) + 60, int(line[30:35]) + 60
         line = line[:15] + "%03d%05d" % divmod(minutes, 60000) + line[23:25] + "%05d%05d" % (alt_p, alt_g) + line[35:]
     out.append(line)
@@ -39,16 +40,17 @@ for socket in a.sock log.sock; do
 done
 "$bin/cockpit-web" --socket "$work/a.sock" --listen 127.0.0.1 --port 47980 >/dev/null 2>&1 & pids+=($!)
 "$bin/cockpit-web" --socket "$work/log.sock" --listen 127.0.0.1 --port 47981 >/dev/null 2>&1 & pids+=($!)
-# Two minutes into the flight: airborne, the other aircraft heard, a minute of altitude in the page.
+# Forty seconds into the flight: airborne, the other aircraft heard.
 sleep "${WEB_SCREENSHOT_WAIT:-40}"
 mkdir -p docs/web
+# `#page/theme/still`: the page closes its event stream after three snapshots, so that the browser's virtual time can
+# run out (an open stream would hold it) and the picture is taken with every request answered.
 for theme in day night; do
   for page in now where traffic altitude flights box; do
-    port=47980; [ "$page" = flights ] && port=47981
-    wait_ms=3000; [ "$page" = altitude ] && wait_ms=20000
-    "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --user-data-dir="$work/profile" \
-      --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --window-size=480,1000 --timeout="$wait_ms" \
-      --screenshot="docs/web/$page-$theme.png" "http://127.0.0.1:$port/#$page/$theme" >/dev/null 2>&1
+    port=47980; case $page in altitude|flights) port=47981 ;; esac
+    "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --user-data-dir="$work/profile-$page-$theme" \
+      --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --window-size=480,1000 --virtual-time-budget=5000 \
+      --screenshot="docs/web/$page-$theme.png" "http://127.0.0.1:$port/#$page/$theme/still" >/dev/null 2>&1
     echo "web-screenshots: docs/web/$page-$theme.png"
   done
 done

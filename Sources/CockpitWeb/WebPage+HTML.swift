@@ -20,7 +20,7 @@ enum WebPage {
 <div class="cell"><h2>GPS altitude</h2><b id="v-gps-alt">—</b><i>ft MSL</i><small id="v-gps-fix">—</small></div>
 <div class="cell"><h2>Cabin altitude</h2><b id="v-cabin-alt">—</b><i>ft</i><small id="v-cabin-src">—</small></div>
 <div class="cell"><h2>Ground speed</h2><b id="v-gs">—</b><i>kt</i></div>
-<div class="cell"><h2>Track</h2><b id="v-track">—</b><i>° true</i></div>
+<div class="cell"><h2>Track</h2><b id="v-track">—</b><i>true</i></div>
 <div class="cell"><h2>Climb</h2><b id="v-climb">—</b><i>ft/min</i></div>
 <div class="cell"><h2>Flight</h2><b id="v-state">—</b><small id="v-profile">—</small></div>
 </div>
@@ -41,7 +41,7 @@ enum WebPage {
 <section id="page-altitude" hidden>
 <h2>Last 10 minutes, per second <small id="alt-src-s"></small></h2><svg id="graph-s" class="graph" viewBox="0 0 600 220"></svg>
 <h2>Last 3 hours, per minute <small id="alt-src-m"></small></h2><svg id="graph-m" class="graph" viewBox="0 0 600 220"></svg>
-<p class="legend"><span class="gps">GPS MSL</span> <span class="cabin">cabin</span></p>
+<p class="legend"><span class="gps">GPS</span> <span class="cabin">cabin</span></p>
 </section>
 <section id="page-flights" hidden><table id="flight-list" class="list"></table></section>
 <section id="page-box" hidden><div id="box"></div></section>
@@ -55,7 +55,7 @@ html.night{--bg:#000;--fg:#d8c9a8;--dim:#8a7f68;--line:#3a342a;--warn:#ff4d4d;--
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:22px/1.3 system-ui,sans-serif}
 nav{display:flex;flex-wrap:wrap;gap:2px;background:var(--fill);position:sticky;top:0;z-index:2}
-nav a,nav button{flex:1;padding:.5em .3em;text-align:center;color:var(--fg);text-decoration:none;font:inherit;font-weight:600;background:none;border:0;min-width:4em}
+nav a,nav button{flex:1 1 auto;padding:.55em .25em;text-align:center;color:var(--fg);text-decoration:none;font:inherit;font-size:.75em;font-weight:700;background:none;border:0}
 nav a.on{background:var(--fg);color:var(--bg)}
 main{padding:.4em}
 h2{font-size:.7em;margin:.3em 0;color:var(--dim);text-transform:uppercase;letter-spacing:.05em;font-weight:600}
@@ -97,6 +97,6 @@ table.list{width:100%;border-collapse:collapse;font-size:.85em}
 .graph .gps{stroke:var(--accent);fill:none;stroke-width:2}.graph .cabin{stroke:var(--caution);fill:none;stroke-width:2}
 .graph text{fill:var(--dim);font-size:13px}.graph line{stroke:var(--line)}
 .legend .gps{color:var(--accent)}.legend .cabin{color:var(--caution)}
-.kv td:first-child{color:var(--dim)}
+.kv{table-layout:fixed}.kv td{overflow-wrap:anywhere}.kv td:first-child{color:var(--dim);width:40%}
 """#
 }

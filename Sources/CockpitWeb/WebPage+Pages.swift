@@ -17,19 +17,19 @@ function renderTraffic(st){const tr=st.traffic||{},targets=tr.targets||[],g=st.g
  for(const t of targets){if(t.distanceNauticalMiles==null)continue;
   const brg=trackUp?t.relativeBearingDegrees:t.bearingTrueDegrees;if(brg==null)continue;
   const d=Math.min(t.distanceNauticalMiles,range)*scale,a=brg*Math.PI/180,x=d*Math.sin(a),y=-d*Math.cos(a);
-  const cls='tgt '+band(t)+(t.proximity?' prox':'')+((t.reportAgeSeconds||0)>5?' old':'');const b=band(t);
+  const cls='tgt '+band(t)+(t.proximity?' prox':'')+((t.ageSeconds||0)>5?' old':'');const b=band(t);
   const shape=b==='above'?'M0,-5 l5,8 h-10 z':b==='below'?'M0,5 l5,-8 h-10 z':b==='level'?'M0,-5 l5,5 l-5,5 l-5,-5 z':'M-4,0 a4,4 0 1,0 8,0 a4,4 0 1,0 -8,0';
   const g2=el('g',{transform:'translate('+x.toFixed(1)+','+y.toFixed(1)+')'});g2.append(el('path',{class:cls,d:shape}));
   const r=t.relativeAltitudeFeet;const tag=r==null?'':(r>=0?'+':'-')+String(Math.round(Math.abs(r)/100)).padStart(2,'0')+((t.verticalSpeedFeetPerMinute||0)>=500?'↑':(t.verticalSpeedFeetPerMinute||0)<=-500?'↓':'');
   g2.append(el('text',{class:'tag',x:7,y:3},(t.proximity?'!':'')+tag));parts.push(g2);
-  rows.push([t.callsign||t.address||t.id||'?',num(t.distanceNauticalMiles,1)+' nm',deg(t.bearingTrueDegrees),r==null?'—':(r>=0?'+':'')+num(r)+' ft'])}
+  rows.push([t.callsign||t.identifier||'?',num(t.distanceNauticalMiles,1)+' nm',deg(t.bearingTrueDegrees),r==null?'—':(r>=0?'+':'')+num(r)+' ft'])}
  svg.replaceChildren(...parts);
  set('radar-head',(trackUp?'track '+deg(g.trackTrueDegrees)+' up':'north up (no track)')+' · '+(tr.available?targets.length+' target'+(targets.length===1?'':'s'):'traffic off'+(tr.reason?': '+tr.reason:'')));
  const tb=$('targets');tb.replaceChildren(...rows.map(r=>{const x=h('tr');r.forEach((v,i)=>x.append(h('td',v,i?'n':null)));return x}))}
 async function getJSON(url){const r=await fetch(url);return r.json()}
-async function loadHistory(){S.history={};for(const per of ['second','minute']){try{const j=await getJSON('/api/history?per='+per);S.history[per]=j.ok?j.history:{error:(j.error&&j.error.message)||'no history'}}catch(e){S.history[per]={error:String(e)}}}renderAltitude()}
+async function loadHistory(){S.history={};for(const per of ['second','minute']){try{const j=await getJSON('/api/history?per='+per);S.history[per]=j.ok?j.history:{error:(j.error&&j.error.message)||'no history'}}catch(e){S.history[per]={error:String(e)}}}S.graphAt=0;renderAltitude()}
 function series(per){const hs=S.history&&S.history[per];
- if(hs&&hs.points&&hs.points.length)return {src:'flight log',pts:hs.points.map(p=>({t:Date.parse(p.utc)/1000,gps:p.gpsAltitudeMSLFeet!=null?p.gpsAltitudeMSLFeet:p.gpsAltitudeHAEFeet,cabin:p.cabinAltitudeFeet}))};
+ if(hs&&hs.points&&hs.points.length)return {src:'flight log, GPS '+(hs.gpsDatum==='ellipsoid'?'above the ellipsoid':'MSL'),pts:hs.points.map(p=>({t:Date.parse(p.utc)/1000,gps:p.gpsAltitudeMSLFeet!=null?p.gpsAltitudeMSLFeet:p.gpsAltitudeHAEFeet,cabin:p.cabinAltitudeFeet}))};
  const why=hs&&hs.error?hs.error+'; ':'';
  if(per==='second')return {src:why+'since this page opened',pts:S.live.slice(-600)};
  const m=new Map();for(const p of S.live){const k=Math.floor(p.t/60);const a=m.get(k)||{t:k*60,gs:0,gn:0,cs:0,cn:0};if(p.gps!=null){a.gs+=p.gps;a.gn++}if(p.cabin!=null){a.cs+=p.cabin;a.cn++}m.set(k,a)}
@@ -44,13 +44,13 @@ function graph(svg,pts){const W=600,H=220,L=55,parts=[];const vals=pts.flatMap(p
 function renderAltitude(){if(S.page!=='altitude')return;const now=Date.now();if(S.graphAt&&now-S.graphAt<1000)return;S.graphAt=now;
  const s=series('second'),m=series('minute');set('alt-src-s',s.src);set('alt-src-m',m.src);graph($('graph-s'),s.pts);graph($('graph-m'),m.pts)}
 async function loadFlights(){const t=$('flight-list');try{const j=await getJSON('/api/flights');
- if(!j.ok){t.replaceChildren(h('tr',(j.error&&j.error.message)||'no flight log'));return}
+ if(!j.ok){t.replaceChildren(note((j.error&&j.error.message)||'no flight log'));return}
  const list=(j.flights||[]).slice().reverse();const head=h('tr');for(const c of ['takeoff','landing','max GPS','max cabin','file'])head.append(h('th',c));
  t.replaceChildren(head,...list.map(f=>{const r=h('tr');const to=f.takeoff||{},la=f.landing||{};
   r.append(h('td',(to.utc||'—').replace('T',' ').slice(0,16)+' '+(to.airfield||to.nearestAirfield||'')),h('td',la.utc?la.utc.slice(11,16)+' '+(la.airfield||la.nearestAirfield||''):(f.end||'in flight')),
-   h('td',num(f.maximumGPSAltitudeMSLFeet)+' ft','n'),h('td',num(f.maximumCabinAltitudeFeet)+' ft','n'));
+   h('td',f.maximumGPSAltitudeMSLFeet!=null?num(f.maximumGPSAltitudeMSLFeet)+' ft':f.maximumGPSAltitudeHAEFeet!=null?num(f.maximumGPSAltitudeHAEFeet)+' ft HAE':'—','n'),h('td',num(f.maximumCabinAltitudeFeet)+' ft','n'));
   const c=h('td');for(const x of ['gpx','kml','igc']){const a=h('a',x.toUpperCase());a.href='/flights/'+f.id+'.'+x;a.setAttribute('download','');c.append(a,' ')}r.append(c);return r}));
- if(!list.length)t.append(h('tr','no flights in the log'))}catch(e){t.replaceChildren(h('tr','cannot read the flights: '+e))}}
+ if(!list.length)t.append(note('no flights in the log'))}catch(e){t.replaceChildren(note('cannot read the flights: '+e))}}
 
 """#
 }

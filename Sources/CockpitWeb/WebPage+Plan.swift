@@ -13,7 +13,7 @@ function renderWhere(st){const a=st.airfields||{},list=fields(st),g=st.gps||{};
   t.replaceChildren(head,...list.map(f=>{const r=h('tr',null,f.ident===S.chosen?'chosen':null);r.dataset.ident=f.ident;
    r.append(h('td',f.ident+(a.best&&f.ident===a.best.ident?' ★ ':' ')+(f.name||'')),h('td',num(f.distanceNauticalMiles,1),'n'),h('td',deg(f.bearingMagneticDegrees),'n'),h('td',mmss(f.estimatedTimeEnRouteSeconds),'n'));
    r.onclick=()=>choose(f.ident);return r}));
-  if(!list.length)t.append(h('tr',a.available===false?'no airfield database':'no airfields near'))}
+  if(!list.length)t.append(note(a.available===false?'no airfield database':'no airfields near'))}
  turnPlan(g);const f=list.find(x=>x.ident===S.chosen);set('plan-where',f?num(f.distanceNauticalMiles,1)+' nm · '+deg(f.bearingMagneticDegrees)+'M · '+mmss(f.estimatedTimeEnRouteSeconds):'')}
 function turnPlan(g){const track=g.trackTrueDegrees;const rot=track==null?0:-track;const grp=$('plan-rot');
  const tf='rotate('+rot.toFixed(1)+')';if(grp.getAttribute('transform')!==tf){grp.setAttribute('transform',tf);
@@ -26,7 +26,7 @@ async function choose(ident){if(!ident)return;const changed=ident!==S.chosen;S.c
  catch(e){S.plan={ident:ident,error:String(e)};drawPlan()}}
 function drawPlan(){const p=S.plan,grp=$('plan-rot'),info=$('plan-info');grp.removeAttribute('transform');
  if(!p||p.error){grp.replaceChildren();info.replaceChildren(h('p',p?p.ident+': '+p.error:''));return}
- const dg=p.diagram||{strips:[],extentMeters:0},k=85/Math.max(300,dg.extentMeters||0);const w=p.wind&&!p.wind.error?p.wind:null,rec=w?w.recommendedRunway:null;
+ const dg=p.diagram||{strips:[],extentMeters:0},k=72/Math.max(300,dg.extentMeters||0);const w=p.wind&&!p.wind.error?p.wind:null,rec=w?w.recommendedRunway:null;
  const parts=[];
  for(const s of dg.strips){const isRec=rec!=null&&s.idents.includes(rec);
   parts.push(el('polygon',{class:'strip'+(isRec?' rec':'')+(s.closed?' closed':''),points:s.corners.map(c=>(c[0]*k).toFixed(1)+','+(-c[1]*k).toFixed(1)).join(' ')}));

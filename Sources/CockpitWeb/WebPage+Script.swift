@@ -1,23 +1,25 @@
 // The page's script, part 1: the event stream, the tabs and theme, and the Now and Box pages. Each snapshot renders
 // the visible page only; `window.cockpit.rendered` (a list of callbacks) is told after every render, which the
-// in-page test script uses to read what was shown.
+// in-page test script uses to read what was shown. `#page/theme/still` (Scripts/web-screenshots.sh) closes the stream
+// after three snapshots, so that a headless browser's virtual time can run out and take the picture.
 
 extension WebPage {
     static let scriptCore = #"""
 'use strict';
 const $=id=>document.getElementById(id);
 const PAGES=['now','where','traffic','altitude','flights','box'];
-const S={status:null,link:{connected:false,reason:'starting'},page:'now',chosen:null,plan:null,live:[],metar:''};
+const S={stillCount:0,status:null,link:{connected:false,reason:'starting'},page:'now',chosen:null,plan:null,live:[],metar:''};
 window.cockpit={state:S,rendered:[]};
 const NS='http://www.w3.org/2000/svg';
 function el(tag,attrs,text){const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text!=null)e.textContent=text;return e}
 function h(tag,text,cls){const e=document.createElement(tag);if(text!=null)e.textContent=text;if(cls)e.className=cls;return e}
 function num(v,d){return v==null||!isFinite(v)?'—':Number(v).toLocaleString('en-US',{maximumFractionDigits:d||0,minimumFractionDigits:d||0})}
+function note(text){const r=h('tr'),c=h('td',text);c.colSpan=5;r.append(c);return r}
 function set(id,text){const e=$(id);if(e&&e.textContent!==text)e.textContent=text}
 function mmss(s){if(s==null)return '—';s=Math.round(s);const m=Math.floor(s/60);return m>=60?Math.floor(m/60)+' h '+String(m%60).padStart(2,'0'):m+':'+String(s%60).padStart(2,'0')}
 function deg(v){return v==null?'—':String(Math.round(v)%360).padStart(3,'0')+'°'}
 function setTheme(t){document.documentElement.className=t==='night'?'night':'day';$('theme').textContent=t==='night'?'Day':'Night';try{localStorage.setItem('theme',t)}catch(e){}}
-function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=PAGES.includes(parts[0])?parts[0]:'now';if(parts[1])setTheme(parts[1]);
+function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=PAGES.includes(parts[0])?parts[0]:'now';if(parts[1])setTheme(parts[1]);S.still=parts[2]==='still';
  for(const p of PAGES)$('page-'+p).hidden=p!==S.page;
  for(const a of document.querySelectorAll('nav a'))a.classList.toggle('on',a.getAttribute('href')==='#'+S.page);
  if(S.page==='flights')loadFlights();if(S.page==='altitude')loadHistory();if(S.page==='where')choose(S.chosen);
@@ -30,7 +32,7 @@ function keep(st){const g=st.gps||{},b=st.baro||{};const t=st.monotonicSeconds;
  const last=S.live[S.live.length-1];if(last&&last.t===t)return;
  S.live.push({t:t,utc:st.utc,gps:g.altitudeMSLFeet,cabin:b.cabinAltitudeFeet});if(S.live.length>10800)S.live.shift()}
 function connect(){const es=new EventSource('/events');
- es.addEventListener('snapshot',e=>{const m=JSON.parse(e.data);S.status=m.status;S.receivedAt=Date.now();S.link={connected:true};renderLink();keep(m.status);render()});
+ es.addEventListener('snapshot',e=>{const m=JSON.parse(e.data);if(S.still&&++S.stillCount>=3)es.close();S.status=m.status;S.receivedAt=Date.now();S.link={connected:true};renderLink();keep(m.status);render()});
  es.addEventListener('link',e=>{S.link=JSON.parse(e.data);renderLink();if(!S.link.connected){S.status=null}});
  es.onerror=()=>{S.link={connected:false,reason:'cockpit-web not reachable'};renderLink()}}
 function renderNow(st){const g=st.gps||{},b=st.baro||{},f=st.flight||{},x=st.hypoxia||{};
@@ -51,7 +53,7 @@ function renderAlerts(a){const box=$('alerts'),active=a.active||[];const key=JSO
  const ul=$('recent'),rk=JSON.stringify(a.recent||[]);if(ul.dataset.key!==rk){ul.dataset.key=rk;ul.replaceChildren(...(a.recent||[]).slice(-5).reverse().map(r=>h('li',(r.utc?r.utc.slice(11,16)+' ':'')+r.text)))}}
 async function ack(){try{const r=await fetch('/api/ack',{method:'POST',headers:{'X-Cockpit-Action':'ack'}});const j=await r.json();
  const m=j.ok?(j.result&&j.result.message)||'acknowledged':(j.error&&j.error.message)||'refused';$('alerts').append(h('p',m))}catch(e){$('alerts').append(h('p','not sent: '+e))}}
-function kv(rows){const t=h('table',null,'list kv');for(const [k,v] of rows){const tr=h('tr');tr.append(h('td',k),h('td',v==null?'—':typeof v==='object'?JSON.stringify(v):String(v)));t.append(tr)}return t}
+function kv(rows){const t=h('table',null,'list kv');for(const [k,v] of rows){const tr=h('tr');tr.append(h('td',k),h('td',v==null?'—':Array.isArray(v)?v.join(', ')||'none':typeof v==='object'?Object.entries(v).map(([a,b])=>a+': '+(b==null?'—':b)).join(', '):String(v)));t.append(tr)}return t}
 function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.daemon||{},box=$('box');const parts=[];
  parts.push(h('h2','Daemon'),kv([['software',d.software],['web',document.querySelector('meta[name=generator]').content],['mode',d.mode],['uptime',mmss(d.uptimeSeconds)],['data files',d.files],['recording',d.recording]]));
  parts.push(h('h2','GPS (gpsd)'),kv([['connected',src.connected],['endpoint',src.endpoint],['receivers',src.receivers],['silent for',src.receiverSilentForSeconds],['reconnects',src.reconnects],['last error',src.lastError],['status',g.status],['fixes',g.fixes],['reports',g.reports],['malformed',g.malformedReports]]));
