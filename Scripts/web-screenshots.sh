@@ -48,9 +48,11 @@ mkdir -p docs/web
 for theme in day night; do
   for page in now where traffic altitude flights box; do
     port=47980; case $page in altitude|flights) port=47981 ;; esac
+    # The Where page with a wind (a bare METAR wind group, applied to whichever airfield is chosen).
+    extra=""; [ "$page" = where ] && extra=/22012G20KT
     "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --user-data-dir="$work/profile-$page-$theme" \
       --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --window-size=480,1000 --virtual-time-budget=5000 \
-      --screenshot="docs/web/$page-$theme.png" "http://127.0.0.1:$port/#$page/$theme/still" >/dev/null 2>&1
+      --screenshot="docs/web/$page-$theme.png" "http://127.0.0.1:$port/#$page/$theme/still$extra" >/dev/null 2>&1
     echo "web-screenshots: docs/web/$page-$theme.png"
   done
 done

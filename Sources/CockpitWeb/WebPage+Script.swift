@@ -1,7 +1,8 @@
 // The page's script, part 1: the event stream, the tabs and theme, and the Now and Box pages. Each snapshot renders
 // the visible page only; `window.cockpit.rendered` (a list of callbacks) is told after every render, which the
 // in-page test script uses to read what was shown. `#page/theme/still` (Scripts/web-screenshots.sh) closes the stream
-// after three snapshots, so that a headless browser's virtual time can run out and take the picture.
+// after three snapshots, so that a headless browser's virtual time can run out and take the picture;
+// `#where/theme/still/METAR` fills the METAR field.
 
 extension WebPage {
     static let scriptCore = #"""
@@ -19,7 +20,7 @@ function set(id,text){const e=$(id);if(e&&e.textContent!==text)e.textContent=tex
 function mmss(s){if(s==null)return '—';s=Math.round(s);const m=Math.floor(s/60);return m>=60?Math.floor(m/60)+' h '+String(m%60).padStart(2,'0'):m+':'+String(s%60).padStart(2,'0')}
 function deg(v){return v==null?'—':String(Math.round(v)%360).padStart(3,'0')+'°'}
 function setTheme(t){document.documentElement.className=t==='night'?'night':'day';$('theme').textContent=t==='night'?'Day':'Night';try{localStorage.setItem('theme',t)}catch(e){}}
-function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=PAGES.includes(parts[0])?parts[0]:'now';if(parts[1])setTheme(parts[1]);S.still=parts[2]==='still';
+function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=PAGES.includes(parts[0])?parts[0]:'now';if(parts[1])setTheme(parts[1]);S.still=parts[2]==='still';if(parts[3]){S.metar=decodeURIComponent(parts[3]);$('metar').value=S.metar}
  for(const p of PAGES)$('page-'+p).hidden=p!==S.page;
  for(const a of document.querySelectorAll('nav a'))a.classList.toggle('on',a.getAttribute('href')==='#'+S.page);
  if(S.page==='flights')loadFlights();if(S.page==='altitude')loadHistory();if(S.page==='where')choose(S.chosen);
