@@ -19,7 +19,7 @@ public final class EventHub: @unchecked Sendable {
 
     public var streamCount: Int { streams.count }
 
-    /// A new stream: false when there are already `maximumStreams` (the browser is answered 503 and retries).
+    /// A new stream: false when there are already `maximumStreams` (it is closed; the browser retries after `retry`).
     func add(_ channel: any Channel) -> Bool {
         eventLoop.preconditionInEventLoop()
         guard streams.count < Self.maximumStreams else { return false }

@@ -26,6 +26,27 @@ final class WebHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     init(context: WebContext) { self.context = context }
 
+    func channelActive(context channelContext: ChannelHandlerContext) {
+        // A crowd of idle connections must not grow the process: beyond the limit a new one is closed at once.
+        let count = context.connections.withLockedValue { count in
+            count += 1
+            return count
+        }
+        if count > WebContext.maximumConnections { channelContext.close(promise: nil) }
+        channelContext.fireChannelActive()
+    }
+
+    func channelInactive(context channelContext: ChannelHandlerContext) {
+        context.connections.withLockedValue { $0 -= 1 }
+        channelContext.fireChannelInactive()
+    }
+
+    /// Nothing read or written for `WebContext.idleSeconds` (IdleStateHandler): a browser that went away without
+    /// closing, or a client that never finishes its request. An event stream is written to every second.
+    func userInboundEventTriggered(context channelContext: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent { channelContext.close(promise: nil) } else { channelContext.fireUserInboundEventTriggered(event) }
+    }
+
     func channelRead(context channelContext: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):

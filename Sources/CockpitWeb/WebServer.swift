@@ -1,5 +1,6 @@
 import CockpitCore
 public import NIOCore
+import NIOConcurrencyHelpers
 import NIOHTTP1
 public import NIOPosix
 
@@ -46,6 +47,7 @@ public final class WebServer: Sendable {
             .serverChannelOption(.backlog, value: 64)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: .seconds(WebContext.idleSeconds)))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(WebHandler(context: context))
                 }
@@ -79,6 +81,10 @@ struct WebContext: Sendable {
     let pool: NIOThreadPool
     let testScript: String?
     let testReportPath: String?
+    /// Open connections, across the server (a phone keeps about six, event stream included).
+    let connections = NIOLockedValueBox(0)
+    static let maximumConnections = 128
+    static let idleSeconds: Int64 = 30
 }
 
 /// An answer to send: status, content type, body and any further headers.

@@ -111,6 +111,19 @@ struct WebBrowserTests {
         let flights = reports.first { $0["kind"] == .string("page-done") && $0["page"] == .string("flights") }
         #expect(flights?["flights"]?.stringValue?.isEmpty == false, "the Flights page says something")
 
+        // The one action, and what is refused: acknowledging needs the header a cross-site page cannot send unasked,
+        // and goes to the daemon, which authorises it (the test runs as root); nothing else changes anything.
+        #expect(httpRequest(port: run.port, "POST", "/api/ack").status == 403)
+        let ack = httpRequest(port: run.port, "POST", "/api/ack", headers: ["X-Cockpit-Action: ack"])
+        #expect(ack.status == 200 && ack.body.contains("\"type\":\"alerts.ack\""), "\(ack)")
+        #expect(httpRequest(port: run.port, "PUT", "/api/ack").status == 405)
+        #expect(httpRequest(port: run.port, "GET", "/favicon.ico").status == 404)
+        #expect(httpRequest(port: run.port, "GET", "/api/airfield?ident=LIPA%0A").status == 400)
+        let airfield = httpRequest(port: run.port, "GET", "/api/airfield?ident=LIPA&metar=20012KT")
+        #expect(airfield.body.contains("\"diagram\"") && airfield.body.contains("\"recommendedRunway\":\"23\""), "\(airfield.body.prefix(300))")
+        // A replay has no flight log: an export is the daemon's error, not a file.
+        #expect(httpRequest(port: run.port, "GET", "/flights/1.gpx").status == 404)
+
         // The daemon restarts: the page says so, then follows the new daemon without a reload.
         let before = run.reports().count
         run.restartDaemon()

@@ -128,3 +128,34 @@ enum Browser {
 
     static func stop(_ pid: pid_t) { stopProcess(pid) }
 }
+
+/// One HTTP/1.1 request over a fresh connection (Connection: close): the status code and the body.
+func httpRequest(port: UInt16, _ method: String, _ path: String, headers: [String] = []) -> (status: Int, body: String) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return (0, "") }
+    var timeout = timeval(tv_sec: 15, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let request = ([method + " " + path + " HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Content-Length: 0"] + headers)
+        .joined(separator: "\r\n") + "\r\n\r\n"
+    let bytes = Array(request.utf8)
+    _ = bytes.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var all: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count <= 0 { break }
+        all += chunk[0..<count]
+    }
+    let text = String(decoding: all, as: UTF8.self)
+    let status = Int(text.split(separator: " ", maxSplits: 2).dropFirst().first ?? "") ?? 0
+    guard let split = all.firstRange(of: Array("\r\n\r\n".utf8)) else { return (status, "") }
+    return (status, String(decoding: all[split.upperBound...], as: UTF8.self))
+}
