@@ -15,6 +15,7 @@ enum DaemonAnswers {
             ("history", perMinute ? ["per": .string("minute"), "lastSeconds": .integer(10_800)] : ["per": .string("second"), "lastSeconds": .integer(600)])
         case .flights: ("flights", [:])
         case .version: ("version", [:])
+        case .disk: ("disk", [:])
         case .export(let flight, let format): ("export", ["flight": .integer(flight), "format": .string(format)])
         case .acknowledgeAlerts: ("alerts.ack", [:])
         default: nil

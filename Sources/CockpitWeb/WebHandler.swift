@@ -91,7 +91,7 @@ final class WebHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return respond(channelContext, head: head, .text(.forbidden, "X-Cockpit-Action: ack required"))
             }
             ask(channelContext, head: head, route: route)
-        case .nearest, .airfield, .history, .flights, .version, .export:
+        case .nearest, .airfield, .history, .flights, .version, .disk, .export:
             ask(channelContext, head: head, route: route)
         case .methodNotAllowed:
             respond(channelContext, head: head, .text(.methodNotAllowed, "method not allowed"))

@@ -65,7 +65,11 @@ function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.da
  if(st.radioTraffic)parts.push(h('h2','Radio receivers'),kv(Object.entries(st.radioTraffic).filter(([k,v])=>typeof v!=='object'||v===null)));
  const c=d.control||{};parts.push(h('h2','Control socket'),kv(Object.entries(c)));
  const a=st.airfields||{};parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]]));
- const key=JSON.stringify([d.uptimeSeconds|0,g.fixes]);if(box.dataset.key!==key){box.dataset.key=key;box.replaceChildren(...parts)}}
+ const k=S.disk;parts.push(h('h2','Disk'));
+ if(!k)parts.push(h('p','—'));else if(k.error)parts.push(h('p',k.error));else if(!k.flightLog)parts.push(h('p','no flight log'));
+ else{const fs=k.fileSystem||{},mib=b=>b==null?'—':num(b/1048576,1)+' MiB';parts.push(kv([['flight log',k.flightLog.path],['log size',mib(k.flightLog.bytes)],['log limit',mib(k.flightLog.limitBytes)],['card free',mib(fs.freeBytes)],['card size',mib(fs.totalBytes)],['card used',fs.usedPercent==null?'—':num(fs.usedPercent,1)+' %']]))}
+ const key=JSON.stringify([d.uptimeSeconds|0,g.fixes,k]);if(box.dataset.key!==key){box.dataset.key=key;box.replaceChildren(...parts)}
+ const now=Date.now();if(!S.diskAt||now-S.diskAt>10000){S.diskAt=now;getJSON('/api/disk').then(j=>{S.disk=j.ok?j.disk:{error:(j.error&&j.error.message)||'not available'}}).catch(e=>{S.disk={error:String(e)}})}}
 $('theme').onclick=()=>setTheme(document.documentElement.className==='night'?'day':'night');
 try{const t=localStorage.getItem('theme');if(t)setTheme(t)}catch(e){}
 window.addEventListener('hashchange',route);

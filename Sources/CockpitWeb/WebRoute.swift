@@ -13,6 +13,8 @@ public enum WebRoute: Equatable, Sendable {
     case history(perMinute: Bool)
     case flights
     case version
+    /// `disk`: the flight log's size and its card's free space (the Box page).
+    case disk
     /// A flight's track as a file: `/flights/ID.gpx` (igc, kml, gpx).
     case export(flight: Int64, format: String)
     /// `alerts.ack`: the one action, a POST.
@@ -44,6 +46,7 @@ public enum WebRoute: Equatable, Sendable {
         case "/api/nearest": return isRead ? .nearest : .methodNotAllowed
         case "/api/flights": return isRead ? .flights : .methodNotAllowed
         case "/api/version": return isRead ? .version : .methodNotAllowed
+        case "/api/disk": return isRead ? .disk : .methodNotAllowed
         case "/api/history":
             guard isRead else { return .methodNotAllowed }
             switch query["per"] ?? "second" {

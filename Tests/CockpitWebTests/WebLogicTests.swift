@@ -33,6 +33,7 @@ struct WebLogicTests {
         #expect(WebRoute.decode(method: "GET", target: "/flights/12.svg") == .notFound)
         #expect(WebRoute.decode(method: "GET", target: "/flights/../etc/passwd") == .notFound)
         #expect(WebRoute.decode(method: "GET", target: "/test.js") == .testScript)
+        #expect(WebRoute.decode(method: "GET", target: "/api/disk") == .disk)
         #expect(WebRoute.decode(method: "GET", target: "/favicon.ico") == .notFound)
     }
 

@@ -32,6 +32,7 @@ extension FlightLogSettings {
                     }
                 }
             }),
+            DiskRequest.handler(),
         ]
     }
 }

@@ -27,7 +27,8 @@
     if (page === 'traffic') r.shown = {rings: document.querySelectorAll('#radar .ring').length, head: text('radar-head')};
     if (page === 'altitude') r.shown = {paths: document.querySelectorAll('#graph-s path').length + document.querySelectorAll('#graph-m path').length,
       source: text('alt-src-s')};
-    if (page === 'box') r.shown = {tables: document.querySelectorAll('#box table').length, text: text('box').slice(0, 200)};
+    if (page === 'box') r.shown = {tables: document.querySelectorAll('#box table').length, text: text('box').slice(0, 200),
+      disk: [...document.querySelectorAll('#box h2')].some(e => e.textContent === 'Disk') ? text('box').slice(-60) : null};
     post(r);
   });
   let linked = null;
