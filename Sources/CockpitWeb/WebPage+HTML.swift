@@ -63,6 +63,7 @@ h2{font-size:.7em;margin:.3em 0;color:var(--dim);text-transform:uppercase;letter
 .cell{border:1px solid var(--line);padding:.3em .5em;border-radius:6px}
 .cell.wide{margin-top:.4em}
 .cell b{font-size:2.1em;font-variant-numeric:tabular-nums}
+#v-state{font-size:1.6em}
 .cell i{font-style:normal;color:var(--dim);margin-left:.2em}
 .cell small{display:block;color:var(--dim);font-size:.7em}
 .bar svg{width:100%;height:.8em;background:var(--fill)}
