@@ -42,7 +42,7 @@ final class WebHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Nothing read or written for `WebContext.idleSeconds` (IdleStateHandler): a browser that went away without
-    /// closing, or a client that never finishes its request. An event stream is written to every second.
+    /// closing, or a client that never finishes its request. An event stream is written to at least every 10 s.
     func userInboundEventTriggered(context channelContext: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent { channelContext.close(promise: nil) } else { channelContext.fireUserInboundEventTriggered(event) }
     }
