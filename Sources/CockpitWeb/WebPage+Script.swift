@@ -28,14 +28,16 @@ function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=P
 function render(){const st=S.status;
  if(st){if(S.page==='now')renderNow(st);else if(S.page==='where')renderWhere(st);else if(S.page==='traffic')renderTraffic(st);else if(S.page==='altitude')renderAltitude();else if(S.page==='box')renderBox(st)}
  for(const f of window.cockpit.rendered)try{f(S.page,st)}catch(e){console.error(e)}}
+// Without the daemon nothing old is left on show: every value reads "—" under the banner until the next snapshot.
+function blank(){S.status=null;for(const e of document.querySelectorAll('b[id^=v-],small[id^=v-],span[id^=v-]'))e.textContent='—';$('v-dose-bar').setAttribute('width','0')}
 function renderLink(){const b=$('link');b.hidden=!!S.link.connected;b.textContent=S.link.connected?'':'NO DATA — cockpitd not reachable'+(S.link.reason?': '+S.link.reason:'')}
 function keep(st){const g=st.gps||{},b=st.baro||{};const t=st.monotonicSeconds;
  const last=S.live[S.live.length-1];if(last&&last.t===t)return;
  S.live.push({t:t,utc:st.utc,gps:g.altitudeMSLFeet,cabin:b.cabinAltitudeFeet});if(S.live.length>10800)S.live.shift()}
 function connect(){const es=new EventSource('/events');
  es.addEventListener('snapshot',e=>{const m=JSON.parse(e.data);if(S.still&&++S.stillCount>=3)es.close();S.status=m.status;S.receivedAt=Date.now();S.link={connected:true};renderLink();keep(m.status);render()});
- es.addEventListener('link',e=>{S.link=JSON.parse(e.data);renderLink();if(!S.link.connected){S.status=null}});
- es.onerror=()=>{S.link={connected:false,reason:'cockpit-web not reachable'};renderLink()}}
+ es.addEventListener('link',e=>{S.link=JSON.parse(e.data);renderLink();if(!S.link.connected)blank()});
+ es.onerror=()=>{S.link={connected:false,reason:'cockpit-web not reachable'};renderLink();blank()}}
 function renderNow(st){const g=st.gps||{},b=st.baro||{},f=st.flight||{},x=st.hypoxia||{};
  set('v-gps-alt',num(g.altitudeMSLFeet));set('v-gps-fix',(g.mode||'no fix')+(g.fixAgeSeconds!=null?' · '+num(g.fixAgeSeconds)+' s old':''));
  set('v-cabin-alt',num(b.cabinAltitudeFeet));set('v-cabin-src',b.pressureHectopascals!=null?num(b.pressureHectopascals,1)+' hPa':(b.status||'no barometer'));

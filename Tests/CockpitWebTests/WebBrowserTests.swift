@@ -136,6 +136,10 @@ struct WebBrowserTests {
                 && after.contains { $0["kind"] == .string("render") }
                 && after.last(where: { $0["kind"] == .string("link") })?["connected"] == .bool(true)
         }, "the page did not come back after the daemon restarted: \(run.reports().dropFirst(before).prefix(5))")
+        // While the daemon was away the page said so and showed no old value.
+        let lost = run.reports().dropFirst(before).first { $0["kind"] == .string("link") && $0["connected"] == .bool(false) }
+        #expect(lost?["banner"]?.stringValue?.hasPrefix("NO DATA") == true, "\(lost ?? .null)")
+        #expect(lost?["gpsAlt"] == .string("—"), "\(lost ?? .null)")
         let late = run.reports().filter { $0["kind"] == .string("late-errors") }
         #expect(late.isEmpty, "\(late)")
         #expect(!readFile(run.directory + "/chromium.err").contains("Uncaught"))

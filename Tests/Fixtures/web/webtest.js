@@ -34,7 +34,7 @@
   let linked = null;
   setInterval(() => {
     const now = !!window.cockpit.state.link.connected;
-    if (now !== linked) { linked = now; post({kind: 'link', connected: now, at: Date.now(), banner: text('link')}); }
+    if (now !== linked) { linked = now; post({kind: 'link', connected: now, at: Date.now(), banner: text('link'), gpsAlt: text('v-gps-alt')}); }
   }, 100);
   const pages = [['now', 6000], ['where', 10000], ['traffic', 2500], ['altitude', 2500], ['flights', 2500], ['box', 2500]];
   let step = 0;
