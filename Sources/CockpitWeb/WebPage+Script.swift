@@ -64,7 +64,9 @@ function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.da
  const outs=Object.entries(st.outputs||{});parts.push(h('h2','Outputs'));if(!outs.length)parts.push(h('p','none configured'));
  for(const [name,o] of outs)parts.push(kv([[name,o.unit],['sent',o.sent],['failed',o.failed],['dropped',o.dropped],['last error',o.lastError]]));
  const t=st.traffic||{};parts.push(h('h2','Traffic'),kv([['available',t.available?'yes':t.reason],['received',t.received],['sent',t.datagramsSent]]));
- if(st.radioTraffic)parts.push(h('h2','Radio receivers'),kv(Object.entries(st.radioTraffic).filter(([k,v])=>typeof v!=='object'||v===null)));
+ const rt=st.radioTraffic;if(rt){parts.push(h('h2','Radio receivers'));const src=Object.entries(rt.sources||{});if(!src.length)parts.push(h('p','none configured'));
+  for(const [n,o] of src)parts.push(kv([[n,o.state],['endpoint',o.endpoint],['lines',o.lines],['aircraft reports',o.observations],['last line',o.lastLineAgeSeconds==null?'—':num(o.lastLineAgeSeconds,1)+' s ago']]));
+  if(src.length)parts.push(kv([['aircraft now',rt.targetCount]]))}
  const c=d.control||{};parts.push(h('h2','Control socket'),kv(Object.entries(c)));
  const a=st.airfields||{};parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]]));
  const k=S.disk;parts.push(h('h2','Disk'));
