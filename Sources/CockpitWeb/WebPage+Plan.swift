@@ -37,6 +37,7 @@ function drawPlan(){const p=S.plan,grp=$('plan-rot'),info=$('plan-info');grp.rem
  grp.replaceChildren(...parts);
  const rows=[h('h2',p.ident+' · '+(p.name||'')),h('p',null)];rows[1].id='plan-where';
  rows.push(h('div','Elevation '+num(p.elevationFeet)+' ft'));
+ if(dg.strips.some(s=>!s.positioned))rows.push(h('small','Runway positions not in the database: drawn on the airfield’s point, by heading'));
  if(w)rows.push(h('div','Wind '+deg(w.directionTrueDegrees)+'T '+num(w.speedKnots)+' kt'+(w.gustKnots?' G'+num(w.gustKnots):'')),h('div','Runway '+(rec||'—')+' recommended',rec?'alert advisory':null));
  else if(p.wind&&p.wind.error)rows.push(h('div','Wind: '+p.wind.error));
  const rw=(p.runways||[]).map(r=>(r.ends||[]).map(e=>e.ident).join('/')+' '+num(r.lengthFeet)+'×'+num(r.widthFeet)+' ft '+(r.surface||''));rows.push(h('div','Runways '+(rw.join(', ')||'—')));
