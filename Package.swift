@@ -35,6 +35,7 @@ let package = Package(
         .executable(name: "cockpitd", targets: ["cockpitd"]),
         .executable(name: "cockpitctl", targets: ["cockpitctl"]),
         .executable(name: "cockpit-relay", targets: ["cockpit-relay"]),
+        .executable(name: "cockpit-web", targets: ["cockpit-web"]),
         // Bytes-in entry points for the fuzz package under Fuzz/ (docs/fuzzing.md).
         .library(name: "CockpitFuzzTargets", targets: ["CockpitFuzzTargets"]),
     ],
@@ -141,6 +142,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The pilot's web page (docs/web.md): its own executable beside cockpitd, on swift-nio's own HTTP/1.1 codec, so
+        // that nothing HTTP is linked into the daemon and no package is added (CI builds every dependency from scratch).
+        .target(
+            name: "CockpitWeb",
+            dependencies: [
+                "CockpitCore", "CockpitProtocol", "CockpitClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cockpit-web",
+            dependencies: ["CockpitWeb", "CockpitProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         // The traffic relay: a server, not part of the Pi binary.
         .target(
             name: "CockpitRelay",
@@ -177,7 +196,7 @@ let package = Package(
         .target(
             name: "CockpitFuzzTargets",
             dependencies: [
-                "CockpitCore", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon", "CockpitTestSupport",
+                "CockpitCore", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitProtocol", "CockpitDaemon", "CockpitTestSupport", "CockpitWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -210,6 +229,11 @@ let package = Package(
             dependencies: ["CockpitDaemon", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
                            "CockpitTestSupport",
                            .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CockpitWebTests",
+            dependencies: ["CockpitWeb", "CockpitCore", "CockpitClient", "cockpit-web", "cockpitd", "cockpitctl", "CockpitTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -33,6 +33,8 @@ maintainer=${MAINTAINER:-cockpitd maintainers <maintainers@cockpitd.example.org>
 products=(cockpitd cockpitctl)
 relay=no
 if grep -Eq '\.executable\(name: *"cockpit-relay"' Package.swift; then relay=yes; products+=(cockpit-relay); fi
+web=no
+if grep -Eq '\.executable\(name: *"cockpit-web"' Package.swift; then web=yes; products+=(cockpit-web); fi
 
 if [ "$build" = yes ]; then
   for product in "${products[@]}"; do
@@ -242,4 +244,18 @@ if [ "$relay" = yes ]; then
     extra="systemd, init-system-helpers (>= 1.54~)"
   fi
   finish_package "$root" cockpit-relay "$extra" Packaging/deb/cockpit-relay.description
+fi
+
+# --- cockpit-web, the pilot's page (docs/web.md): its socket unit is what is enabled; the service is started by it ---
+if [ "$web" = yes ]; then
+  root=$work/cockpit-web
+  stage_program "$root" cockpit-web cockpit-web
+  stage_copyright_and_changelog "$root" cockpit-web
+  install -m 0644 docs/web.md "$root/usr/share/doc/cockpit-web/"
+  stage_service "$root" Systemd/cockpit-web.socket "" ""
+  install -m 0644 Systemd/cockpit-web.service "$root/lib/systemd/system/cockpit-web.service"
+  # Removing stops the service with its socket (the socket alone would leave a running service behind).
+  sed -i "s/deb-systemd-invoke stop 'cockpit-web.socket'/deb-systemd-invoke stop 'cockpit-web.socket' 'cockpit-web.service'/" "$root/DEBIAN/prerm"
+  # The group cockpit (the control socket's) comes with cockpitd.
+  finish_package "$root" cockpit-web "systemd, init-system-helpers (>= 1.54~), cockpitd (= $debian_version)" Packaging/deb/cockpit-web.description
 fi

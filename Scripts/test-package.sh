@@ -122,6 +122,22 @@ check "cockpitd --check-config fails on a misspelt key (so the check above means
 check "cockpitctl --help runs in the new root" bash -c 'chroot "$1" cockpitctl --help >/dev/null' _ "$root"
 check "man finds the page generated for cockpitctl" bash -c 'gzip -dc "$1/usr/share/man/man1/cockpitctl.1.gz" | grep -q "^\.Nm cockpitctl"' _ "$root"
 
+web_deb=$(ls "$work"/v1/cockpit-web_*.deb 2>/dev/null || true)
+if [ -n "$web_deb" ]; then
+  phase "dpkg -i $(basename "$web_deb")"
+  cp "$web_deb" "$root/tmp/"
+  check "dpkg -i cockpit-web succeeds" in_root dpkg -i "/tmp/$(basename "$web_deb")"
+  check "cockpit-web.socket is enabled (sockets.target.wants link)" \
+    test "$(readlink "$root/etc/systemd/system/sockets.target.wants/cockpit-web.socket")" = /lib/systemd/system/cockpit-web.socket
+  check "cockpit-web.service is installed beside it" test -f "$root/lib/systemd/system/cockpit-web.service"
+  check "cockpit-web --version runs in the new root" test "$(in_root cockpit-web --version)" = "cockpit-web $version"
+  check "cockpit-web depends on none of the device libraries" \
+    bash -c '! dpkg-deb -f "$1" Depends | grep -qE "libgps|libasound|libgpiod|libi2c|libsqlite"' _ "$web_deb"
+  check "dpkg -P cockpit-web succeeds" in_root dpkg -P cockpit-web
+  check "no cockpit-web file or link is left" \
+    bash -c 'test -z "$(find "$1/etc/systemd" "$1/lib/systemd" "$1/usr/bin" -name "cockpit-web*" 2>/dev/null)"' _ "$root"
+fi
+
 phase "edit the conffile, upgrade to $next_version"
 printf '\n# edited by the installer\nlog-level = debug\n' >> "$root/etc/cockpit/cockpitd.conf"
 edited=$(md5sum < "$root/etc/cockpit/cockpitd.conf")

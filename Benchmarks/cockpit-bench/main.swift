@@ -22,6 +22,7 @@ extension BenchSection {
         BenchSection("voice", voiceBenchmark),
         BenchSection("flightlog", { try flightLogBenchmark(flight: Bench.flight, logger: Bench.logger) }),
         BenchSection("requests", requestsBenchmark),
+        BenchSection("web", webBenchmark),
     ]
 }
 

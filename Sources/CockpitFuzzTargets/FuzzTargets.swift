@@ -48,6 +48,8 @@ public enum FuzzTargets {
                    maximumInputBytes: 8192, run: RadioFuzz.flarmNMEA),
         FuzzTarget(name: "ogn-aprs", summary: "OGN APRS lines: aircraft beacons (position, id flags) and what is not one",
                    maximumInputBytes: 8192, run: RadioFuzz.ognAPRS),
+        FuzzTarget(name: "web-request", summary: "cockpit-web: request routing and query decoding, event framing, the runway drawing",
+                   maximumInputBytes: 8192, run: WebFuzz.request),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -1,7 +1,8 @@
 public import CockpitCore
 
-/// The flight log's requests (docs/control-protocol.md): `history`, `flights`, `export`.
+/// The flight log's requests (docs/control-protocol.md): `history`, `flights`, `export`, and `disk` (how full its card is).
 extension RequestName {
+    public static let disk = "disk"
     public static let history = "history"
     public static let flights = "flights"
     public static let export = "export"

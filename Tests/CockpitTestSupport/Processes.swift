@@ -29,6 +29,7 @@ public enum Binaries {
     public static var cockpitd: String { directory + "/cockpitd" }
     public static var cockpitctl: String { directory + "/cockpitctl" }
     public static var cockpitRelay: String { directory + "/cockpit-relay" }
+    public static var cockpitWeb: String { directory + "/cockpit-web" }
 }
 
 public struct ProcessResult {

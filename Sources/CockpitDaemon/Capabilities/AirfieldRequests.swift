@@ -105,7 +105,10 @@ enum AirfieldQueries {
                     "surface": .string(runway.surface.rawValue), "surfaceRaw": .string(runway.surfaceRaw),
                     "lighted": .bool(runway.lighted), "closed": .bool(runway.closed),
                     "ends": .array(runway.ends.map { end in
-                        .object(["ident": .string(end.ident), "headingTrueDegrees": .number(end.headingTrueDegrees, decimals: 0),
+                        // The threshold's position (OurAirports' le_/he_latitude_deg): the web page's runway drawing.
+                        .object(["ident": .string(end.ident), "latitudeDegrees": .number(end.latitudeDegrees, decimals: 6),
+                                 "longitudeDegrees": .number(end.longitudeDegrees, decimals: 6),
+                                 "headingTrueDegrees": .number(end.headingTrueDegrees, decimals: 0),
                                  "headingMagneticDegrees": .number(end.headingTrueDegrees.map { normalised($0 - declination) }, decimals: 0),
                                  "elevationFeet": .number(end.elevationFeet, decimals: 0),
                                  "displacedThresholdFeet": .number(end.displacedThresholdFeet, decimals: 0)])

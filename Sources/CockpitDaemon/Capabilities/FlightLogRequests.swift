@@ -38,6 +38,7 @@ extension FlightLogSettings {
                     }
                 }
             }),
+            DiskRequest.handler(),
         ]
     }
 }

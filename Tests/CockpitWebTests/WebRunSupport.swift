@@ -1,0 +1,161 @@
+import CockpitCore
+import CockpitTestSupport
+import Glibc
+
+/// A replaying daemon and a cockpit-web in front of it, in a directory of their own, for the browser test and the
+/// screenshots.
+final class WebRun: @unchecked Sendable {
+    let directory: String
+    let socket: String
+    let port: UInt16
+    private(set) var daemon: pid_t = 0
+    private(set) var web: pid_t = 0
+
+    private init(directory: String, port: UInt16) {
+        self.directory = directory
+        self.socket = directory + "/cockpitd.sock"
+        self.port = port
+    }
+
+    static func start() throws -> WebRun {
+        let directory = temporaryPath("-web")
+        mkdir(directory, 0o700)
+        // A free port: the kernel's pick for a listener that is then closed.
+        let listener = loopbackTCPListener(backlog: 1)
+        close(listener.descriptor)
+        let run = WebRun(directory: directory, port: listener.port)
+        try trimmedFlight(to: run.flight)
+        run.startDaemon()
+        guard waitWall(seconds: 15, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
+        run.web = startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$WEB_OUT" 2>&1"#, Binaries.cockpitWeb,
+                                           "--socket", run.socket, "--listen", "127.0.0.1", "--port", String(run.port),
+                                           "--test-script", Fixtures.path("web/webtest.js"), "--test-report", run.reportPath],
+                               environment: ["WEB_OUT": directory + "/web.out"])
+        guard waitWall(seconds: 15, { readFile(directory + "/web.out").contains("serving on") }) else { run.stop(); throw WebRunError.webDidNotStart }
+        return run
+    }
+
+    var reportPath: String { directory + "/reports.jsonl" }
+    var flight: String { directory + "/flight.igc" }
+
+    /// The bundled flight from 2 min 25 s after its first fix: a glider that has flown straight out from the launch
+    /// and turns through 180° within the next 15 s (its B records), so that the arrival plan has a track change to follow
+    /// while the test watches it.
+    static func trimmedFlight(to path: String) throws {
+        var kept: [Substring] = []
+        var fixes = 0
+        // IGC lines end in CRLF, one Character in Swift: split at either ending.
+        for line in try FixtureFile.read(WebBrowserTests.flight).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if line.hasPrefix("B") {
+                fixes += 1
+                if fixes <= 145 { continue }
+            }
+            kept.append(line)
+        }
+        let text = kept.joined(separator: "\r\n") + "\r\n"
+        let file = fopen(path, "w")
+        defer { fclose(file) }
+        _ = fputs(text, file)
+    }
+
+    func reports() -> [JSONValue] {
+        readFile(reportPath).split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+    }
+
+    /// The trimmed glider flight in real time, its first fix at the wall clock's now (so that it is "live").
+    func startDaemon() {
+        daemon = startProcess(Binaries.cockpitd, ["replay", flight, "--speed", "1", "--retime", "now", "--socket", socket,
+                                                  "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
+    }
+
+    func restartDaemon() {
+        stopProcess(daemon)
+        unlink(socket)
+        usleep(500_000)
+        startDaemon()
+    }
+
+    func stop() {
+        stopProcess(web)
+        stopProcess(daemon)
+    }
+}
+
+enum WebRunError: Error { case daemonDidNotStart, webDidNotStart }
+
+func stopProcess(_ pid: pid_t) {
+    guard pid > 0 else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    if !waitWall(seconds: 5, { waitpid(pid, &status, WNOHANG) == pid }) {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// Waits by the monotonic clock (a condition that itself takes time is still given `seconds` in all).
+func waitWall(seconds: Double, _ condition: () -> Bool) -> Bool {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+    let end = now() + seconds
+    while now() < end {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
+}
+
+/// Debian's chromium, headless, with every name but this machine's unresolvable: the page cannot fetch from the
+/// internet even by mistake (and the in-page script reports every URL it loaded besides).
+enum Browser {
+    static var chromium: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { access($0, X_OK) == 0 }
+    }
+
+    static func arguments(profile: String) -> [String] {
+        ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
+         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--user-data-dir=" + profile]
+    }
+
+    static func start(_ chromium: String, url: String, profile: String, stderr: String) -> pid_t {
+        startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, chromium] + arguments(profile: profile)
+                     + ["--window-size=480,1000", url], environment: ["BROWSER_ERR": stderr, "HOME": profile])
+    }
+
+    static func stop(_ pid: pid_t) { stopProcess(pid) }
+}
+
+/// One HTTP/1.1 request over a fresh connection (Connection: close): the status code and the body.
+func httpRequest(port: UInt16, _ method: String, _ path: String, headers: [String] = []) -> (status: Int, body: String) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return (0, "") }
+    var timeout = timeval(tv_sec: 15, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let request = ([method + " " + path + " HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Content-Length: 0"] + headers)
+        .joined(separator: "\r\n") + "\r\n\r\n"
+    let bytes = Array(request.utf8)
+    _ = bytes.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var all: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count <= 0 { break }
+        all += chunk[0..<count]
+    }
+    let text = String(decoding: all, as: UTF8.self)
+    let status = Int(text.split(separator: " ", maxSplits: 2).dropFirst().first ?? "") ?? 0
+    guard let split = all.firstRange(of: Array("\r\n\r\n".utf8)) else { return (status, "") }
+    return (status, String(decoding: all[split.upperBound...], as: UTF8.self))
+}
