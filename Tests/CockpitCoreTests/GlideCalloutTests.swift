@@ -48,7 +48,7 @@ struct GlideCalloutTests {
     /// A 20 kt wind from 30° off the nose at 55 kt: crab into 10 kt of crosswind, 17.3 kt of headwind.
     @Test func groundSpeedWithWind() throws {
         let speed = try #require(GlideReach.groundSpeedKnots(courseTrueDegrees: 0, airspeedKnots: 55, wind: GlideWind(fromTrueDegrees: 30, speedKnots: 20)))
-        #expect(abs(speed - ((55.0 * 55 - 100).squareRoot() - 20 * 0.8660254)) < 1e-9)
+        #expect(abs(speed - ((55.0 * 55 - 100).squareRoot() - 10 * 3.0.squareRoot())) < 1e-9)
         #expect(GlideReach.groundSpeedKnots(courseTrueDegrees: 0, airspeedKnots: 20, wind: GlideWind(fromTrueDegrees: 0, speedKnots: 25)) == nil)
     }
 }

@@ -69,6 +69,7 @@ struct GlideReachTests {
             #expect(abs(result.distanceMeters - scenario.distanceMeters) < 1, "\(scenario.name): \(result.distanceMeters) m")
             let arrivalFeet = result.arrivalHeightMeters.map(UnitConversions.feet(fromMeters:)) ?? .nan
             #expect(abs(arrivalFeet - scenario.arrivalFeet) <= 30, "\(scenario.name): \(arrivalFeet) ft against \(scenario.arrivalFeet)")
+            print("glide reach \(scenario.name): \(result.verdict.rawValue), arrival \(FixedText.format(arrivalFeet, decimals: 1)) ft, reference \(scenario.arrivalFeet) ft, \(scenario.verdict.rawValue)")
         }
     }
 

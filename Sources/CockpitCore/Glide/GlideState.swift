@@ -13,6 +13,18 @@ public struct GlideLookup: Sendable, Equatable {
     /// The aircraft's track, for the clock position of the callout.
     public var trackTrueDegrees: Double?
 
+    public init(origin: GlideReach.Origin, performance: GlidePerformance, margins: GlideMargins, wind: GlideWind, radiusNauticalMiles: Double,
+                maximumCandidates: Int, declinationDegrees: Double?, trackTrueDegrees: Double?) {
+        self.origin = origin
+        self.performance = performance
+        self.margins = margins
+        self.wind = wind
+        self.radiusNauticalMiles = radiusNauticalMiles
+        self.maximumCandidates = maximumCandidates
+        self.declinationDegrees = declinationDegrees
+        self.trackTrueDegrees = trackTrueDegrees
+    }
+
     /// The farthest any field can be reached from `origin`: gliding down to sea level with the whole wind behind.
     public static func radiusNauticalMiles(altitudeMSLMeters: Double, performance: GlidePerformance, wind: GlideWind,
                                            cap: Double) -> Double {
