@@ -10,7 +10,18 @@ import CockpitTestSupport
 /// when the database has one within 5 nm, must be in that set in at least one of its last 10 minutes aloft.
 @Suite("Within glide over the bundled flights")
 struct GlideReplayTests {
-    struct Minute { var withinGlide: Set<String>; var landings: Int; var airborne: Bool; var idle: String? }
+    struct Minute {
+        var withinGlide: Set<String>; var landings: Int; var airborne: Bool; var idle: String?
+        /// Every candidate's verdict and arrival height (ft), for the message when the check fails.
+        var all: [String: String]
+        /// Every candidate's arrival height over its field, feet.
+        var arrivalFeet: [String: Double]
+    }
+
+    /// Flights whose pilot flew the last glide home inside the 300 m arrival margin: the landing field is "too low" by the
+    /// rule, and must still be reachable by the geometry (a positive arrival height) in the last 10 minutes.
+    /// Olsztyn: 700–960 ft over EPOD on the final glide, under the 984 ft margin.
+    static let finalGlideInsideTheMargin: Set<String> = ["flights/igc_lib__olsztyn.igc"]
 
     static func minutes(_ file: String) throws -> (minutes: [Minute], landedAt: String?) {
         let path = Fixtures.path(file)
@@ -30,7 +41,15 @@ struct GlideReplayTests {
             let snapshot = runner.snapshot
             let within = (snapshot.glide.last?.results ?? []).filter { $0.verdict == .reachable || $0.verdict == .terrainUnknown }
             minutes.append(Minute(withinGlide: Set(within.map(\.candidate.ident)), landings: snapshot.flight.landings.count,
-                                  airborne: snapshot.flight.isAirborne, idle: snapshot.glide.idleReason))
+                                  airborne: snapshot.flight.isAirborne, idle: snapshot.glide.idleReason,
+                                  all: Dictionary((snapshot.glide.last?.results ?? []).map { result in
+                                      (result.candidate.ident, result.verdict.rawValue + " "
+                                          + FixedText.format(UnitConversions.feet(fromMeters: result.arrivalHeightMeters ?? .nan), decimals: 0) + " ft "
+                                          + FixedText.format(result.distanceMeters / 1852, decimals: 1) + " nm")
+                                  }, uniquingKeysWith: { first, _ in first }),
+                                  arrivalFeet: Dictionary((snapshot.glide.last?.results ?? []).compactMap { result in
+                                      result.arrivalHeightMeters.map { (result.candidate.ident, UnitConversions.feet(fromMeters: $0)) }
+                                  }, uniquingKeysWith: { first, _ in first })))
         }
         var next: MonotonicInstant?
         while let timed = try source.next() {
@@ -65,6 +84,12 @@ struct GlideReplayTests {
         let found = last.contains { $0.withinGlide.contains(landedAt) }
         line += "; landed at \(landedAt): within glide in its last 10 minutes: \(found)"
             + " (sets: \(last.map { $0.withinGlide.count }))"
-        #expect(found, "\(file): landed at \(landedAt)")
+        let detail = last.map { $0.all[landedAt] ?? "not a candidate (\($0.idle ?? "-"))" }
+        if Self.finalGlideInsideTheMargin.contains(file) {
+            line += "; inside the arrival margin: \(detail)"
+            #expect(!found && last.contains { ($0.arrivalFeet[landedAt] ?? -1) > 0 }, "\(file): landed at \(landedAt): \(detail)")
+        } else {
+            #expect(found, "\(file): landed at \(landedAt): \(detail)")
+        }
     }
 }
