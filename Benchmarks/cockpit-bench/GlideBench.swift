@@ -14,11 +14,12 @@ func glideBenchmark() throws {
         print("glide: no airfield database at \(Bench.database), skipped")
         return
     }
-    // A club glider at 3,500 m over the White Mountains: 200 candidates within its still-air range.
+    // A club glider at 4,000 m over the White Mountains: 200 candidates within its still-air range (N44W072 is the only
+    // tile here: paths beyond it are terrain-unknown and read to their end).
     let performance = GlidePerformance.defaults(for: .glider)
-    let origin = GlideReach.Origin(latitudeDegrees: 44.25, longitudeDegrees: -71.45, altitudeMSLMeters: 3_500)
+    let origin = GlideReach.Origin(latitudeDegrees: 44.25, longitudeDegrees: -71.45, altitudeMSLMeters: 4_000)
     let lookup = GlideLookup(origin: origin, performance: performance, margins: GlideMargins(), wind: GlideWind(fromTrueDegrees: 290, speedKnots: 15),
-                             radiusNauticalMiles: GlideLookup.radiusNauticalMiles(altitudeMSLMeters: 3_500, performance: performance,
+                             radiusNauticalMiles: GlideLookup.radiusNauticalMiles(altitudeMSLMeters: 4_000, performance: performance,
                                                                                   wind: GlideWind(fromTrueDegrees: 290, speedKnots: 15), cap: 100),
                              maximumCandidates: 200, declinationDegrees: -15, trackTrueDegrees: 0)
     let candidates = try service.candidates(for: lookup, store: store)

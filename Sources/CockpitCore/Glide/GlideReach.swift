@@ -6,6 +6,10 @@ import RealModule
 public enum GlideReach {
     /// Terrain is read every 90 m along a path at most: the post spacing of SRTM 3″ tiles.
     public static let terrainStepMeters = 90.0
+    /// Path points are worked out exactly on the great circle every 16 steps and interpolated in latitude and longitude
+    /// in between: off the great circle by under 5 cm at 45° latitude (the sagitta of a 1.4 km chord), under 0.3 m at
+    /// 80°, for a sixteenth of the trigonometry.
+    static let anchorSteps = 16
 
     public struct Origin: Sendable, Equatable {
         public var latitudeDegrees: Double
@@ -93,10 +97,23 @@ public enum GlideReach {
         guard arrival >= margins.arrivalHeightMeters else { return result }
         let steps = max(1, Int((distance / terrainStepMeters).rounded(.up)))
         let path = PathPoints(from: origin, to: candidate)
+        var anchor = (step: 0, latitude: origin.latitudeDegrees, longitude: origin.longitudeDegrees)
+        var next = anchor
         for step in 1...steps {
             let fraction = Double(step) / Double(steps)
             let along = distance * fraction
-            let point = path.point(at: fraction)
+            // Exact great-circle points every `anchorSteps` (1.4 km), straight in latitude and longitude between them.
+            if step > next.step {
+                anchor = next
+                let nextStep = min(steps, anchor.step + anchorSteps)
+                let exact = path.point(at: Double(nextStep) / Double(steps))
+                next = (nextStep, exact.latitude, exact.longitude)
+            }
+            let between = Double(step - anchor.step) / Double(next.step - anchor.step)
+            var longitudeChange = next.longitude - anchor.longitude
+            if longitudeChange > 180 { longitudeChange -= 360 } else if longitudeChange < -180 { longitudeChange += 360 }
+            let point = (latitude: anchor.latitude + (next.latitude - anchor.latitude) * between,
+                         longitude: anchor.longitude + longitudeChange * between)
             guard let terrain = terrainMSLMeters(point.latitude, point.longitude) else {
                 if result.terrainUnknownFromMeters == nil { result.terrainUnknownFromMeters = along }
                 continue

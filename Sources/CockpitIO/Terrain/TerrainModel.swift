@@ -53,8 +53,11 @@ public final class TerrainModel {
     /// nil when no tile covers the point or any of the four posts is a void (unknown is never 0 m).
     public func elevationMeters(latitude: Double, longitude: Double) -> Double? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) < 90 else { return nil }
-        var lon = longitude.truncatingRemainder(dividingBy: 360)
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        var lon = longitude
+        if !(-180..<180).contains(lon) {
+            lon = lon.truncatingRemainder(dividingBy: 360)
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        }
         let south = Int(latitude.rounded(.down)), west = Int(lon.rounded(.down))
         guard let tile = tile(TileKey(south: south, west: west)) else { return nil }
         let span = Double(tile.size - 1)
