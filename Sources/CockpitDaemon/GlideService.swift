@@ -34,13 +34,16 @@ public final class GlideService {
 
     /// Reach to every candidate, ranked.
     public func reach(_ lookup: GlideLookup, candidates: [GlideReach.Candidate]) -> [GlideReach.Result] {
-        let terrain = self.terrain
         var reads = 0
         let results = candidates.map { candidate in
-            GlideReach.evaluate(from: lookup.origin, to: candidate, performance: lookup.performance, margins: lookup.margins,
-                                wind: lookup.wind) { latitude, longitude in
+            guard let terrain else {
+                return GlideReach.evaluate(from: lookup.origin, to: candidate, performance: lookup.performance, margins: lookup.margins,
+                                           wind: lookup.wind, terrainMSLMeters: nil)
+            }
+            return GlideReach.evaluate(from: lookup.origin, to: candidate, performance: lookup.performance, margins: lookup.margins,
+                                       wind: lookup.wind) { latitude, longitude in
                 reads += 1
-                return terrain?.elevationMeters(latitude: latitude, longitude: longitude)
+                return terrain.elevationMeters(latitude: latitude, longitude: longitude)
             }
         }
         terrainReads += reads

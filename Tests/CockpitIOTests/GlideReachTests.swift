@@ -85,6 +85,18 @@ struct GlideReachTests {
         #expect(ranked[1].blockedAtMeters.map { $0 < 13_068 } == true)
     }
 
+    /// No terrain model at all: high enough is terrain-unknown, never reachable; the arrival height is the same.
+    @Test func withoutTerrainEveryPathIsUnknown() {
+        let scenario = Self.fixtures[1]
+        let result = GlideReach.evaluate(
+            from: GlideReach.Origin(latitudeDegrees: scenario.latitude, longitudeDegrees: scenario.longitude, altitudeMSLMeters: scenario.altitudeMSLMeters),
+            to: GlideReach.Candidate(ident: "KHIE", name: "KHIE", latitudeDegrees: scenario.field.0, longitudeDegrees: scenario.field.1,
+                                     elevationMSLMeters: UnitConversions.meters(fromFeet: scenario.field.2)),
+            performance: scenario.performance, margins: GlideMargins(), wind: GlideWind(), terrainMSLMeters: nil)
+        #expect(result.verdict == .terrainUnknown)
+        #expect(abs(UnitConversions.feet(fromMeters: result.arrivalHeightMeters ?? 0) - scenario.arrivalFeet) <= 30)
+    }
+
     @Test func acrossTheAntimeridianOnSyntheticTiles() throws {
         let directory = "/tmp/cockpitd-test-\(getpid())-glide"
         try Self.writeSyntheticTiles(directory)

@@ -78,9 +78,10 @@ public enum GlideReach {
     }
 
     /// The reach to one field. `terrainMSLMeters(latitude, longitude)` gives the terrain height (nil: unknown); it is
-    /// asked only when the field is high enough to matter, and no more once the glide line has met the terrain.
+    /// asked only when the field is high enough to matter, and no more once the glide line has met the terrain. No
+    /// terrain model at all (nil): the whole path is unknown, and is not walked.
     public static func evaluate(from origin: Origin, to candidate: Candidate, performance: GlidePerformance, margins: GlideMargins,
-                                wind: GlideWind, terrainMSLMeters: (Double, Double) -> Double?) -> Result {
+                                wind: GlideWind, terrainMSLMeters: ((Double, Double) -> Double?)?) -> Result {
         let distance = GreatCircle.distanceMeters(latitude1: origin.latitudeDegrees, longitude1: origin.longitudeDegrees,
                                                   latitude2: candidate.latitudeDegrees, longitude2: candidate.longitudeDegrees)
         let course = GreatCircle.initialBearingDegrees(latitude1: origin.latitudeDegrees, longitude1: origin.longitudeDegrees,
@@ -96,6 +97,11 @@ public enum GlideReach {
         result.arrivalHeightMeters = arrival
         guard arrival >= margins.arrivalHeightMeters else { return result }
         let steps = max(1, Int((distance / terrainStepMeters).rounded(.up)))
+        guard let terrainMSLMeters else {
+            result.terrainUnknownFromMeters = distance / Double(steps)
+            result.verdict = .terrainUnknown
+            return result
+        }
         let path = PathPoints(from: origin, to: candidate)
         var anchor = (step: 0, latitude: origin.latitudeDegrees, longitude: origin.longitudeDegrees)
         var next = anchor
