@@ -45,6 +45,48 @@ struct GlideCalloutTests {
         #expect(GlideText.summary(partly, margins: GlideMargins()).hasPrefix("none within glide over known terrain"))
     }
 
+    /// Through the engine: airborne at 120 kt on track 000, every lookup answered with Whitefield 60° right, 6 nm, 800 ft
+    /// to spare. With engine-out the board says it; without, nothing. Returns the words spoken and the lookups asked.
+    static func fly(engineOut: Bool) -> (spoken: [[String]], lookups: Int) {
+        var configuration = CoreConfiguration()
+        configuration.glide.engineOut = engineOut
+        var engine = Engine(configuration: configuration)
+        var spoken: [[String]] = [], lookups = 0
+        for second in 1...120 {
+            let at = MonotonicInstant(seconds: Double(second))
+            let fix = GPSFix(utc: UTCInstant(year: 2024, month: 6, day: 15, hour: 10).adding(seconds: Double(second)),
+                             mode: .threeDimensional, latitudeDegrees: 44.15, longitudeDegrees: -71.6, altitudeMSLMeters: 1_500,
+                             groundSpeedMetersPerSecond: UnitConversions.metersPerSecond(fromKnots: 120), trackTrueDegrees: 0)
+            var effects = engine.handle(.gps(.fix(fix)), at: at.adding(seconds: -0.4))
+            effects += engine.handle(.tick, at: at)
+            for effect in effects {
+                if case .lookupGlide(let lookup) = effect {
+                    lookups += 1
+                    let field = result(course: 60, distanceMeters: 6 * 1852, arrivalMeters: 300 + UnitConversions.meters(fromFeet: 800),
+                                       verdict: .reachable)
+                    effects += engine.handle(.glide(GlideUpdate(lookup: lookup, results: [field], candidates: 1, databaseAvailable: true,
+                                                                terrainAvailable: true)), at: at)
+                    effects += engine.handle(.tick, at: at.adding(seconds: 0.01))
+                }
+            }
+            for effect in effects {
+                if case .announce(let announcement) = effect, announcement.id == "glide.nearest" { spoken.append(announcement.words) }
+            }
+        }
+        return (spoken, lookups)
+    }
+
+    @Test func theBoardSaysItWithTheEngineOutOnly() throws {
+        let out = Self.fly(engineOut: true)
+        #expect(out.lookups > 10)
+        let words = try #require(out.spoken.first)
+        #expect(words == ["nearest in glide", ",", "Whitefield", ",", "two", "o'clock", ",", "six", "miles", ",",
+                          "eight", "hundred", "feet", "to spare"])
+        #expect(out.spoken.count >= 1 && out.spoken.count <= 2, "said once, again after 60 s: \(out.spoken.count)")
+        let running = Self.fly(engineOut: false)
+        #expect(running.lookups == out.lookups && running.spoken.isEmpty)
+    }
+
     /// A 20 kt wind from 30° off the nose at 55 kt: crab into 10 kt of crosswind, 17.3 kt of headwind.
     @Test func groundSpeedWithWind() throws {
         let speed = try #require(GlideReach.groundSpeedKnots(courseTrueDegrees: 0, airspeedKnots: 55, wind: GlideWind(fromTrueDegrees: 30, speedKnots: 20)))
