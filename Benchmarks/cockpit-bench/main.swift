@@ -8,6 +8,7 @@ extension BenchSection {
         BenchSection("replay", replayBenchmark),
         BenchSection("baro", baroBenchmark),
         BenchSection("nearest", nearestBenchmark),
+        BenchSection("glide", glideBenchmark),
         BenchSection("instructions", instructionsBenchmark),
         BenchSection("startup", startupBenchmark),
         BenchSection("memory", memoryBenchmark),

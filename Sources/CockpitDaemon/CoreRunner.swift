@@ -20,6 +20,8 @@ public final class CoreRunner {
     public private(set) var lastInputTime: MonotonicInstant?
     /// Answers airfield lookups (nil: the status says no database is configured).
     public var airfields: AirfieldService?
+    /// Answers reach lookups (nil: the status says reach is unavailable).
+    public var glide: GlideService?
     /// What capabilities add to a decoded event before the core sees it (terrain and MSL under a fix), in order.
     public var enrichers: [any EventEnricher] = []
     /// Where effects and 1 Hz snapshots go (traffic sender, EFB outputs, flight log, annunciation…), in order.
@@ -27,6 +29,7 @@ public final class CoreRunner {
     private var outputsWantTicks = false
     private var outputsStopped = false
     private var pendingLookups: [AirfieldLookup] = []
+    private var pendingGlideLookups: [GlideLookup] = []
     private var reportedRecorderStop: String?
 
     private var scheduler: TickScheduler
@@ -131,6 +134,12 @@ public final class CoreRunner {
                                                                       error: "no airfield database configured (--airfields FILE)")
             apply(.airfields(update), at: time)
         }
+        while !pendingGlideLookups.isEmpty {
+            let lookup = pendingGlideLookups.removeFirst()
+            let update = glide?.answer(lookup) ?? GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false,
+                                                              terrainAvailable: false, error: "reach is not set up in this run")
+            apply(.glide(update), at: time)
+        }
         if publishesSnapshots { latest = engine.snapshot }
         if outputsWantTicks, case .tick = event, !outputsStopped {
             let state = snapshot
@@ -146,6 +155,8 @@ public final class CoreRunner {
             break   // already logged at warning level by the core; shown through the snapshot
         case .lookupAirfields(let lookup):
             pendingLookups.append(lookup)
+        case .lookupGlide(let lookup):
+            pendingGlideLookups.append(lookup)
         case .flightTransition:
             break   // logged by the core; in the snapshot and the replay summary
         case .sendDatagram:

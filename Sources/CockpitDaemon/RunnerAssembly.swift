@@ -47,6 +47,8 @@ enum RunnerAssembly {
         if flight.terrainDirectory != nil || flight.geoidPath != nil {
             runner.enrichers.append(TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath))
         }
+        runner.glide = GlideService(airfields: parts.airfields, terrainDirectory: flight.terrainDirectory,
+                                    memoryBudgetBytes: settings[GlideSettings.self].terrainCacheMiB << 20)
         if let airfields = parts.airfields {
             runner.airfields = airfields
             if let error = airfields.openError { logger.warning("\(error)") }

@@ -20,6 +20,8 @@ struct Nearest: ParsableCommand {
     var at: String?
     @Flag(name: .long, help: "Every kind of airfield, heliports and seaplane bases included (default: what the aircraft can use).")
     var all = false
+    @Flag(name: .long, help: "Fields within glide over the terrain, reachable ones first with the height to spare (docs/glide.md).")
+    var glide = false
 
     func validate() throws {
         guard (1...50).contains(n) else { throw ValidationError("-n must be 1…50") }
@@ -31,6 +33,11 @@ struct Nearest: ParsableCommand {
     }
 
     func run() throws {
+        if glide {
+            let section = try cockpitctlRequest(global, RequestName.status)["status"]?["glide"] ?? .null
+            print(global.json ? JSONWriter.string(section) : GlideTable.text(section))
+            return
+        }
         var request = NearestRequest()
         request.count = n
         request.minimumRunwayFeet = minRunway

@@ -174,7 +174,7 @@ extension Announcement {
         "check oxygen", "traffic", "o'clock", "climbing", "descending", "traffic alerts muted for", "minute", "minutes", "mile", "miles", "feet", "above", "below", "same altitude", "GPS lost",
         "cabin barometer lost", "oxygen advisory", "crew oxygen required",
         "crew oxygen required now", "oxygen for all occupants", "cockpit", "audio", "test",
-    ] + FacilityStatus.Facility.allCases.map { $0.spokenName + " stopped" } + SpokenNumber.vocabulary
+    ] + FacilityStatus.Facility.allCases.map { $0.spokenName + " stopped" } + SpokenNumber.vocabulary + GlideCallout.vocabulary
 }
 
 extension OxygenAdvisory {

@@ -9,6 +9,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var hypoxia = HypoxiaConfiguration()
     public var aircraft = AircraftProfile()
     public var flightProfile = FlightProfile.profile(.powered)
+    public var glide = GlideConfiguration()
     public var traffic = TrafficConfiguration()
     public var alerts = AlertConfiguration()
     public var radioTraffic = RadioTrafficConfiguration()

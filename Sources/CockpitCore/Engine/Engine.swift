@@ -7,6 +7,7 @@ public struct Engine: Sendable {
     public private(set) var baro = BaroState()
     public private(set) var hypoxia = HypoxiaState()
     public private(set) var airfields = AirfieldsState()
+    public private(set) var glide = GlideState()
     public private(set) var flight = FlightState()
     public private(set) var traffic = TrafficState()
     public private(set) var radioTraffic = RadioTrafficState()
@@ -106,6 +107,8 @@ public struct Engine: Sendable {
             flight.inputEnded(effects: &effects)
         case .airfields(let update):
             airfields.apply(update, at: at)
+        case .glide(let update):
+            glide.apply(update, at: at)
         case .tick:
             gps.tick(at: at, previous: lastTickAt, effects: &effects,
                      staleAfterSeconds: configuration.gpsStaleAfterSeconds)
@@ -130,6 +133,9 @@ public struct Engine: Sendable {
                             configuration: configuration.traffic, effects: &effects)
             airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
                            utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
+            glide.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds), airborne: flight.isAirborne,
+                       declinationDegrees: airfields.last?.lookup.declinationDegrees, kind: configuration.flightProfile.kind,
+                       configuration: configuration.glide, effects: &effects)
             lastTickAt = at
         }
         updateAlerts(event: event, at: at, effects: &effects, from: firstEffect)
@@ -158,7 +164,7 @@ public struct Engine: Sendable {
             }
         }
         if rebuild {
-            alerts.rebuild(alertConditions(at: at), at: at, utc: gps.utc(at: at), configuration: configuration.alerts, effects: &effects)
+            alerts.rebuild(alertConditions(at: at) + glideConditions(at: at), at: at, utc: gps.utc(at: at), configuration: configuration.alerts, effects: &effects)
         }
     }
 
@@ -172,7 +178,7 @@ public struct Engine: Sendable {
     /// An immutable view of everything a status reader may see, as of the last event.
     public var snapshot: StatusSnapshot {
         StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, callouts: callouts, alerts: alerts, lastTickAt: lastTickAt)
+                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, glide: glide, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, callouts: callouts, alerts: alerts, lastTickAt: lastTickAt)
     }
 
     /// The cabin barometer's pressure altitude when fresh and the cabin is not inferred pressurised: the only own

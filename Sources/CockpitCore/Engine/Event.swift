@@ -11,6 +11,8 @@ public enum Event: Sendable, Equatable {
     case muteTraffic(seconds: Double)
     /// The shell's answer to a `lookupAirfields` effect.
     case airfields(AirfieldsUpdate)
+    /// The shell's answer to a `lookupGlide` effect.
+    case glide(GlideUpdate)
     /// Terrain under the position of the GPS fix that follows (looked up by the shell from SRTM tiles and the geoid).
     case terrain(TerrainSample)
     /// A traffic datagram that passed the adapter's checks (length, version, tag), decoded.
@@ -43,6 +45,8 @@ public enum Effect: Sendable, Equatable {
     case alert(Alert)
     /// Ask the shell to query the airfield database and answer with `.airfields`.
     case lookupAirfields(AirfieldLookup)
+    /// Ask the shell for the reach to the fields around (database and terrain tiles); it answers with `.glide`.
+    case lookupGlide(GlideLookup)
     /// A takeoff or landing (also logged at notice level).
     case flightTransition(FlightState.Transition)
     /// Send this traffic payload to the configured destinations (the shell appends the tag when keyed).

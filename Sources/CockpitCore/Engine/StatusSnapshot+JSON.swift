@@ -8,6 +8,7 @@ extension StatusSnapshot {
         ("flight", { $0.flightJSON }),
         ("hypoxia", { $0.hypoxiaJSON }),
         ("airfields", { $0.airfieldsJSON }),
+        ("glide", { $0.glideJSON }),
         ("traffic", { $0.trafficJSON }),
         ("radioTraffic", { $0.radioTrafficJSON }),
         ("alerts", { $0.alertsJSON }),

@@ -11,6 +11,7 @@ public struct StatusSnapshot: Sendable {
     public let baro: BaroState
     public let hypoxia: HypoxiaState
     public let airfields: AirfieldsState
+    public let glide: GlideState
     public let flight: FlightState
     public let traffic: TrafficState
     public let radioTraffic: RadioTrafficState

@@ -97,7 +97,7 @@ public struct ReplaySummary: Sendable {
                let feet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: sample.pressurePascals) {
                 maxCabinAltitudeFeet = max(maxCabinAltitudeFeet ?? feet, feet)
             }
-        case .airfields, .endOfInput, .terrain, .facility:
+        case .airfields, .glide, .endOfInput, .terrain, .facility:
             return   // derived, not an input
         case .trafficReport, .trafficReply, .trafficRejected:
             otherEvents += 1

@@ -9,6 +9,7 @@ public enum Capabilities {
         HypoxiaSettings.self,
         AirfieldSettings.self,
         FlightSettings.self,
+        GlideSettings.self,   // after FlightSettings: the glide defaults follow the profile
         FlightLogSettings.self,
         TrafficSettings.self,
         RadioTrafficSettings.self,

@@ -1,7 +1,9 @@
 /// SRTM terrain from `.hgt` tiles in a directory: big-endian int16 metres above the EGM96 geoid, 1201² (3″) or 3601²
 /// (1″) posts, named after the south-west corner (`N19W156.hgt`), rows north to south, edge posts shared with the
-/// neighbours, −32768 = void. Tiles are memory-mapped on demand and kept in a small LRU (`maximumTiles`), so only the
-/// tiles the flight needs — and only the parts of them it reads — use memory.
+/// neighbours, −32768 = void. Tiles are memory-mapped on demand and kept in a small LRU (`maximumTiles`, and at most
+/// `memoryBudgetBytes` mapped), so only the tiles the flight needs — and only the parts of them it reads — use memory.
+/// Longitudes are wrapped into −180…180 first: a path across the antimeridian reads W180 tiles on one side and E179
+/// tiles on the other.
 public final class TerrainModel {
     public static let void: Int16 = -32_768
 
@@ -10,6 +12,14 @@ public final class TerrainModel {
     private var tiles: [TileKey: Tile?] = [:]
     private var recent: [TileKey] = []
     public private(set) var tilesLoaded = 0
+    /// The most the mapped tiles may take (each counts its file size: the most of it that can become resident).
+    public let memoryBudgetBytes: Int
+    public private(set) var bytesMapped = 0
+    public private(set) var peakBytesMapped = 0
+    public private(set) var tilesEvicted = 0
+    /// The last tile read: consecutive points along a path are nearly always on it.
+    private var lastKey: TileKey?
+    private var lastTile: Tile?
 
     struct TileKey: Hashable { var south: Int; var west: Int }
 
@@ -27,9 +37,10 @@ public final class TerrainModel {
         @inline(__always) func post(row: Int, column: Int) -> Int16 { file.bigEndianInt16(at: (row * size + column) * 2) }
     }
 
-    public init(directory: String, maximumTiles: Int = 4) {
+    public init(directory: String, maximumTiles: Int = 4, memoryBudgetBytes: Int = Int.max) {
         self.directory = directory
         self.maximumTiles = max(1, maximumTiles)
+        self.memoryBudgetBytes = memoryBudgetBytes
     }
 
     public static func tileName(south: Int, west: Int) -> String {
@@ -42,8 +53,11 @@ public final class TerrainModel {
     /// nil when no tile covers the point or any of the four posts is a void (unknown is never 0 m).
     public func elevationMeters(latitude: Double, longitude: Double) -> Double? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) < 90 else { return nil }
-        var lon = longitude.truncatingRemainder(dividingBy: 360)
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        var lon = longitude
+        if !(-180..<180).contains(lon) {
+            lon = lon.truncatingRemainder(dividingBy: 360)
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        }
         let south = Int(latitude.rounded(.down)), west = Int(lon.rounded(.down))
         guard let tile = tile(TileKey(south: south, west: west)) else { return nil }
         let span = Double(tile.size - 1)
@@ -60,18 +74,30 @@ public final class TerrainModel {
     }
 
     private func tile(_ key: TileKey) -> Tile? {
+        if key == lastKey { return lastTile }
+        let found = lookUp(key)
+        lastKey = key
+        lastTile = found
+        return found
+    }
+
+    private func lookUp(_ key: TileKey) -> Tile? {
         if let cached = tiles[key] {
             if let index = recent.firstIndex(of: key), index != recent.count - 1 { recent.remove(at: index); recent.append(key) }
             return cached
         }
         let path = directory + "/" + Self.tileName(south: key.south, west: key.west)
         let loaded = MappedFile(path: path).flatMap(Tile.init(file:))
-        if loaded != nil { tilesLoaded += 1 }
+        if let loaded { tilesLoaded += 1; bytesMapped += loaded.file.count }
         tiles[key] = loaded
         recent.append(key)
-        while recent.count > maximumTiles {   // absent tiles are remembered too (no repeated open() per fix)
-            tiles[recent.removeFirst()] = nil
+        // Absent tiles are remembered too (no repeated open() per fix). The newest tile always stays.
+        while recent.count > maximumTiles || (bytesMapped > memoryBudgetBytes && recent.count > 1) {
+            let oldest = recent.removeFirst()
+            if let evicted = tiles.removeValue(forKey: oldest) ?? nil { bytesMapped -= evicted.file.count; tilesEvicted += 1 }
+            if oldest == lastKey { lastKey = nil; lastTile = nil }
         }
+        peakBytesMapped = max(peakBytesMapped, bytesMapped)
         return loaded
     }
 

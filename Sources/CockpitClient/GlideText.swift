@@ -1,0 +1,48 @@
+public import CockpitCore
+
+/// `cockpitctl nearest --glide`: the status's `glide` section as a table, fields within glide first.
+public enum GlideTable {
+    public static func text(_ section: JSONValue) -> String {
+        var lines: [String] = []
+        let ratio = section["glideRatio"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
+        let speed = section["bestGlideSpeedKnots"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
+        let clearance = section["terrainClearanceFeet"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
+        let arrival = section["arrivalHeightFeet"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
+        let windKnots = section["windKnots"]?.doubleValue ?? 0
+        let wind = windKnots == 0 ? "calm" : "\(FixedText.format(section["windFromTrueDegrees"]?.doubleValue ?? 0, decimals: 0))°T/\(FixedText.format(windKnots, decimals: 0)) kt"
+        lines.append("glide \(ratio):1 at \(speed) kt (\(section["performanceFrom"]?.stringValue ?? "?")); terrain clearance \(clearance) ft, arrival \(arrival) ft; wind \(wind)")
+        guard section["available"]?.boolValue == true else {
+            lines.append("reach unknown: \(section["reason"]?.stringValue ?? "no data")")
+            return lines.joined(separator: "\n")
+        }
+        if section["terrainAvailable"]?.boolValue != true { lines.append("NOTE: no terrain tiles (--terrain DIR): every path's terrain is unknown") }
+        if section["stale"]?.boolValue == true { lines.append("NOTE: worked out from a position that is no longer current") }
+        lines.append(section["summary"]?.stringValue ?? "")
+        let fields = section["fields"]?.arrayValue ?? []
+        guard !fields.isEmpty else { return lines.joined(separator: "\n") }
+        lines.append("IDENT    NAME                         DIST nm  BRG °M/°T  ARRIVE ft  SPARE ft  REACH")
+        for field in fields {
+            var line = (field["ident"]?.stringValue ?? "?").padding(to: 9)
+            line += clipped(field["name"]?.stringValue ?? "", 29)
+            line += number(field["distanceNauticalMiles"], 1).leftPadded(to: 7) + "  "
+            line += "\(number(field["bearingMagneticDegrees"], 0))/\(number(field["bearingTrueDegrees"], 0))".padding(to: 11)
+            line += number(field["arrivalHeightFeet"], 0).leftPadded(to: 9) + "  "
+            line += number(field["spareFeet"], 0).leftPadded(to: 8) + "  "
+            var reach = field["verdict"]?.stringValue ?? "?"
+            if let blocked = field["blockedAtNauticalMiles"]?.doubleValue { reach += " at \(FixedText.format(blocked, decimals: 1)) nm" }
+            if let unknown = field["terrainUnknownFromNauticalMiles"]?.doubleValue, reach == "terrain-unknown" {
+                reach += " from \(FixedText.format(unknown, decimals: 1)) nm"
+            }
+            lines.append(line + reach)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func number(_ value: JSONValue?, _ decimals: Int) -> String {
+        value?.doubleValue.map { FixedText.format($0, decimals: decimals) } ?? "—"
+    }
+
+    static func clipped(_ text: String, _ width: Int) -> String {
+        text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(to: width)
+    }
+}

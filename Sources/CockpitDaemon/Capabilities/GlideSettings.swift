@@ -1,0 +1,67 @@
+public import CockpitCore
+
+/// Reach: glide performance, safety margins, wind, the engine-out switch and the terrain tiles' memory (docs/glide.md).
+public struct GlideSettings: SettingsGroup {
+    public static let title = "Within glide"
+    public var glide = GlideConfiguration()
+    /// The glide ratio and speed as set; nil: the profile's default (the core fills in the other half from it).
+    public var glideRatio: Double?
+    public var glideSpeedKnots: Double?
+    /// The most the terrain tiles read for reach may map (each SRTM 3″ tile is 2.75 MiB, a 1″ tile 24.7 MiB).
+    public var terrainCacheMiB = 24
+
+    public init(mode: RunMode) {}
+
+    public static let options: [SettingOption<GlideSettings>] = [
+        .init("glide-ratio", .value(name: "L/D"), replay: .recorded,
+              help: "Best glide ratio, or 'profile' for the --profile's own (powered 9, glider 35, hang-glider 12, paraglider 8).",
+              set: { $0.glideRatio = $1 == "profile" ? nil : try SettingValue.number($1, 2...80) },
+              show: { $0.glideRatio.map(SettingValue.format) ?? "profile" }),
+        .init("glide-speed-knots", .value(name: "KT"), replay: .recorded,
+              help: "Best glide true airspeed in knots, or 'profile' (powered 70, glider 55, hang-glider 27, paraglider 20).",
+              set: { $0.glideSpeedKnots = $1 == "profile" ? nil : try SettingValue.number($1, 10...200) },
+              show: { $0.glideSpeedKnots.map(SettingValue.format) ?? "profile" }),
+        .init("terrain-clearance-meters", .value(name: "M"), replay: .recorded,
+              help: "Reach: the glide line stays this high above the terrain all the way (XCSoar's default 150).",
+              set: { $0.glide.margins.terrainClearanceMeters = try SettingValue.number($1, 0...2_000) },
+              show: { SettingValue.format($0.glide.margins.terrainClearanceMeters) }),
+        .init("arrival-height-meters", .value(name: "M"), replay: .recorded,
+              help: "Reach: a field counts as within glide when arriving at least this high over it (XCSoar's default 300).",
+              set: { $0.glide.margins.arrivalHeightMeters = try SettingValue.number($1, 0...3_000) },
+              show: { SettingValue.format($0.glide.margins.arrivalHeightMeters) }),
+        .init("glide-wind", .value(name: "DEG/KT"), replay: .recorded,
+              help: "Wind for reach, FROM true degrees / knots (e.g. 270/15); 'calm' for none.",
+              set: { $0.glide.wind = try parseWind($1) },
+              show: { $0.glide.wind.speedKnots == 0 ? "calm"
+                  : SettingValue.format($0.glide.wind.fromTrueDegrees) + "/" + SettingValue.format($0.glide.wind.speedKnots) }),
+        .init("engine-out", .flag, replay: .recorded,
+              help: "Powered profile: the engine is out, so say the nearest field within glide (docs/glide.md).",
+              set: { $0.glide.engineOut = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.glide.engineOut) }),
+        .init("glide-callout-below-feet", .value(name: "FT"), replay: .recorded,
+              help: "Glider, hang-glider and paraglider profiles: say the nearest field within glide below this height above ground.",
+              set: { $0.glide.calloutBelowHeightAboveGroundFeet = try SettingValue.number($1, 0...20_000) },
+              show: { SettingValue.format($0.glide.calloutBelowHeightAboveGroundFeet) }),
+        .init("terrain-cache-mib", .value(name: "MIB"),
+              help: "The most the terrain tiles read for reach may map, in MiB (least recently used tiles go first).",
+              set: { $0.terrainCacheMiB = try SettingValue.integer($1, 3...1_024) }, show: { String($0.terrainCacheMiB) }),
+    ]
+
+    static func parseWind(_ text: String) throws(SettingError) -> GlideWind {
+        if text == "calm" { return GlideWind() }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw SettingError("must be DEG/KT (e.g. 270/15) or 'calm', not \"\(text)\"") }
+        let direction = try SettingValue.number(String(parts[0]), 0...360)
+        let speed = try SettingValue.number(String(parts[1]), 0...150)
+        return GlideWind(fromTrueDegrees: direction == 360 ? 0 : direction, speedKnots: speed)
+    }
+
+    public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
+        var glide = self.glide
+        if glideRatio != nil || glideSpeedKnots != nil {
+            let defaults = GlidePerformance.defaults(for: core.flightProfile.kind)
+            glide.performance = GlidePerformance(bestGlideRatio: glideRatio ?? defaults.bestGlideRatio,
+                                                 bestGlideSpeedKnots: glideSpeedKnots ?? defaults.bestGlideSpeedKnots)
+        }
+        core.glide = glide
+    }
+}
