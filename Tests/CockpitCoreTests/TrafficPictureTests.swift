@@ -137,9 +137,12 @@ struct TrafficPictureTests {
         var o = RadioObservation(source: .flarm, address: RadioAddress(type: .flarm, value: 0xDD8F12))
         (o.relativeNorthMeters, o.relativeEastMeters, o.relativeVerticalMeters) = (-1_234, 1_234, 220)
         o.alarmLevel = 3
+        o.emitterCategory = 9
         _ = engine.handle(.radio(.observation(o)), at: at)
         let picture = EFBPicture(engine.snapshot)
         let target = try #require(picture.targets.first)
+        let report = try #require(GDL90Cycle.trafficReport(target, picture: picture))
+        #expect(report.emitterCategory == 9 && report.addressType == .adsbSelfAssigned && report.trafficAlert, "a glider, a FLARM ID, alarmed")
         #expect(target.threatLevel == 0)
         #expect(EFBPicture.alarmLevel(target) == 3)
         let fields = try #require(FLARMNMEA.pflaa(target)).split(separator: ",", omittingEmptySubsequences: false).map(String.init)

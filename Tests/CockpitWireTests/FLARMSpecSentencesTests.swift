@@ -99,6 +99,12 @@ struct FLARMSpecSentencesTests {
             }
             #expect(o.address == RadioAddress(type: type, value: id), "\(c.name)")
             #expect(o.alarmLevel == Self.int(c.expected["alarmLevel"]), "\(c.name)")
+            // GDL 90's emitter categories (§3.5.1.10) for the types the specification's meaning names.
+            let meaning = c.expected["aircraftTypeMeaning"]?.stringValue ?? ""
+            let category: UInt8? = meaning.hasPrefix("glider") ? 9 : meaning.hasPrefix("helicopter") ? 7
+                : meaning.hasPrefix("paraglider") || meaning.hasPrefix("hang glider") ? 12 : meaning.hasPrefix("UAV") || meaning.hasPrefix("unmanned") ? 14
+                : meaning.hasPrefix("tow plane") || meaning.hasPrefix("piston") || meaning.hasPrefix("aircraft with reciprocating") ? 1 : nil
+            if let category { #expect(o.emitterCategory == category, "\(c.name): \(meaning)") }
         }
     }
 }

@@ -98,6 +98,7 @@ public enum GDL90Cycle {
         report.verticalSpeedFeetPerMinute = source.verticalRateFeetPerMinute
         report.callsign = source.callsign.map { String($0.prefix(8)) } ?? source.identifierText
         report.emergencyCode = source.emergency ? 1 : 0
+        report.emitterCategory = source.emitterCategory ?? 0   // 0: no emitter category information
         return report
     }
 

@@ -89,6 +89,8 @@ public struct RadioObservation: Sendable, Equatable {
     /// Mode A code, four octal digits.
     public var squawk: String?
     public var onGround: Bool?
+    /// ADS-B emitter category (GDL 90 §3.5.1.10): from a FLARM or OGN aircraft type.
+    public var emitterCategory: UInt8?
     /// A FLARM device's own alarm level for this target (0–3), kept as the device said it.
     public var alarmLevel: Int?
     /// The aircraft asked not to be tracked (OGN's no-track bit): shown, never logged, never forwarded.

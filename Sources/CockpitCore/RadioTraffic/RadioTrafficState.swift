@@ -40,6 +40,7 @@ public struct RadioTarget: Sendable, Equatable {
     public var squawk: Timed<String>?
     public var onGround: Timed<Bool>?
     public var alarmLevel: Timed<Int>?
+    public var emitterCategory: Timed<UInt8>?
     public var noTrack = false
     public var stealth = false
     /// Since when it has stayed where the own aircraft is (ownship learning), and where it was from us then; nil
@@ -265,6 +266,7 @@ extension RadioTarget {
         set(&squawk, o.squawk)
         set(&onGround, o.onGround)
         set(&alarmLevel, o.alarmLevel)
+        set(&emitterCategory, o.emitterCategory)
         noTrack = noTrack || o.noTrack
         stealth = o.stealth
     }

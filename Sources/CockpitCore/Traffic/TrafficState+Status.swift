@@ -66,6 +66,7 @@ extension StatusSnapshot {
             "mergedCockpitdIdentifier": .optional(target.mergedCockpitdIdentifier.map(TrafficIdentifier.text)),
             "callsign": .optional(target.callsign),
             "squawk": .optional(target.squawk),
+            "emitterCategory": .optional(target.emitterCategory),
             "viaRelay": .bool(target.relayTarget?.viaRelay ?? false),
             "airborne": .optional(target.airborne),
             "emergency": .bool(target.emergency),

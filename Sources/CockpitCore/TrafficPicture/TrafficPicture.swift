@@ -20,6 +20,8 @@ public struct PictureTarget: Sendable, Equatable {
     public var mergedCockpitdIdentifier: UInt32?
     public var callsign: String?
     public var squawk: String?
+    /// ADS-B emitter category (GDL 90 §3.5.1.10), nil when no source says.
+    public var emitterCategory: UInt8?
     /// Where it is now relative to the own fix (dead-reckoned); nil without an own position.
     public var relative: RelativeTraffic?
     /// Where it was last heard, and how long ago.
@@ -155,7 +157,8 @@ public struct TrafficPicture: Sendable {
         let alarm = target.alarmLevel.flatMap { now.seconds(since: $0.at) <= deviceAlarmFreshSeconds ? $0.value : nil }
         return PictureTarget(
             origin: .radio(target.address), identifier: target.address.value, addressType: target.address.type.rawValue,
-            sources: target.sources.map(\.rawValue), callsign: target.callsign?.value, squawk: target.squawk?.value, relative: relative,
+            sources: target.sources.map(\.rawValue), callsign: target.callsign?.value, squawk: target.squawk?.value,
+            emitterCategory: target.emitterCategory?.value, relative: relative,
             heardLatitudeDegrees: position.value.latitudeDegrees, heardLongitudeDegrees: position.value.longitudeDegrees,
             positionAgeSeconds: max(0, now.seconds(since: position.at)), altitudeMSLFeet: target.gnssAltitudeMSLFeet?.value,
             pressureAltitudeFeet: target.pressureAltitudeFeet?.value, geometricAltitudeHAEFeet: target.geometricAltitudeHAEFeet?.value,

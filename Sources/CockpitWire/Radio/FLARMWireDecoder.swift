@@ -58,6 +58,7 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         o.verticalRateFeetPerMinute = t.climbRateMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:))
         o.alarmLevel = t.alarmLevel
         o.noTrack = t.noTrack ?? false
+        o.emitterCategory = t.aircraftType?.emitterCategory
         return o
     }
 }

@@ -38,6 +38,7 @@ public struct OGNWireDecoder: RadioLineDecoder {
         o.verticalRateFeetPerMinute = beacon.climbRateFeetPerMinute.map(Double.init)
         o.noTrack = identity.noTrack
         o.stealth = identity.stealth
+        o.emitterCategory = identity.aircraftType.emitterCategory
         return o
     }
 }

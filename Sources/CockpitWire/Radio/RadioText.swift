@@ -140,6 +140,24 @@ enum RadioText {
 
 /// The aircraft (emitter) type that FLARM's `AcftType` and the OGN `id` field's type bits share (FLARM FTD-012, PFLAA;
 /// docs/radio-traffic-formats.md). The raw 4-bit code is kept: 0 and E are "reserved", A is "unknown".
+extension RadioAircraftType {
+    /// The ADS-B emitter category (GDL 90 §3.5.1.10, DO-260B) an EFB draws: nil where FLARM's type says nothing of it
+    /// (a jet or turboprop of unknown weight, unknown, reserved).
+    public var emitterCategory: UInt8? {
+        switch self {
+        case .glider: 9
+        case .towPlane, .dropPlane, .pistonAircraft: 1   // light, under 15,500 lb
+        case .helicopter: 7
+        case .skydiver: 11
+        case .hangGlider, .paraglider: 12
+        case .balloon, .airship: 10
+        case .uav: 14
+        case .staticObstacle: 19
+        case .jetOrTurboprop, .unknown, .reserved, .reservedE: nil
+        }
+    }
+}
+
 public enum RadioAircraftType: UInt8, Sendable, Equatable, CaseIterable {
     case reserved = 0x0, glider = 0x1, towPlane = 0x2, helicopter = 0x3, skydiver = 0x4, dropPlane = 0x5,
          hangGlider = 0x6, paraglider = 0x7, pistonAircraft = 0x8, jetOrTurboprop = 0x9, unknown = 0xA, balloon = 0xB,
