@@ -226,3 +226,26 @@ struct TrafficCalloutsTests {
         #expect(engine.snapshot.json["traffic"]?["callouts"]?["muted"] == .bool(false))
     }
 }
+
+/// A moving aircraft whose track is unknown (an SBS velocity line lost, a FLARM target without a track) is not
+/// assessed as if it flew north: no threat is made up from a guessed direction.
+@Suite("Traffic threat: unknown directions")
+struct TrafficThreatDirectionTests {
+    @Test func aMovingTargetWithoutATrackIsNotAssessed() {
+        let own = TrafficPictureTests.own(latitude: 47, longitude: 8, feet: 3_000, track: 0, knots: 100, second: 40)
+        let relative = RelativeTraffic(latitudeDegrees: 47.01, longitudeDegrees: 8, distanceNauticalMiles: 0.6, bearingTrueDegrees: 0,
+                                       relativeBearingDegrees: 0, relativeAltitudeFeet: 0, closureKnots: nil, ageSeconds: 0, deadReckoned: false)
+        func target(knots: Double?, track: Double?) -> PictureTarget {
+            PictureTarget(origin: .radio(RadioAddress(type: .icao, value: 1)), identifier: 1, addressType: "icao", sources: ["adsb-sbs"],
+                          relative: relative, heardLatitudeDegrees: 47.01, heardLongitudeDegrees: 8, positionAgeSeconds: 0,
+                          groundSpeedKnots: knots, trackTrueDegrees: track, airborne: true)
+        }
+        #expect(TrafficThreat(own: own, target: target(knots: 100, track: nil)) == nil)
+        // With its track: 0.6 nm (1,111 m) head-on, 102.9 m/s closing, 10.8 s: a caution (10–15 s).
+        #expect(TrafficThreat(own: own, target: target(knots: 100, track: 180))?.level == .caution)
+        #expect(TrafficThreat(own: own, target: target(knots: 0, track: nil)) != nil, "standing still needs no track")
+        var trackless = own
+        trackless.trackTrueDegrees = nil
+        #expect(TrafficThreat(own: trackless, target: target(knots: 0, track: nil)) == nil, "nor the own aircraft's")
+    }
+}

@@ -45,10 +45,15 @@ public struct TrafficThreat: Sendable, Equatable {
     public static let warningSeconds = 10.0
     public static let cautionSeconds = 15.0
     public static let advisorySeconds = 20.0
+    /// Below this a velocity without a track is taken as standing still.
+    public static let trackNeededAboveKnots = 1.0
 
-    /// Nil without the own velocity (no ground speed) or the target's relative position.
+    /// Nil without either velocity — a ground speed, and a track for an aircraft moving at `trackNeededAboveKnots`
+    /// or more (a moving aircraft without a track is not taken as flying north) — or the target's relative position.
     public init?(own: GPSFix, target: PictureTarget) {
-        guard let relative = target.relative, let ownSpeed = own.groundSpeedMetersPerSecond else { return nil }
+        guard let relative = target.relative, let ownSpeed = own.groundSpeedMetersPerSecond,
+              own.trackTrueDegrees != nil || UnitConversions.knots(fromMetersPerSecond: ownSpeed) < Self.trackNeededAboveKnots,
+              target.trackTrueDegrees != nil || (target.groundSpeedKnots ?? 0) < Self.trackNeededAboveKnots else { return nil }
         let ownTrack = (own.trackTrueDegrees ?? 0) * .pi / 180
         let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
         let bearing = relative.bearingTrueDegrees * .pi / 180
