@@ -127,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "cockpitd",
             dependencies: [
-                "CockpitDaemon", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitClient", "CMalloc",
+                "CockpitDaemon", "CockpitIO", "CockpitWire", "CockpitDevices", "CockpitCore", "CockpitProtocol", "CockpitClient", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import CockpitWire
 
 /// `cockpit-bench baro`: compensation (datasheet 64-bit integer form) plus ICAO pressure altitude, per sample.
 func baroBenchmark() throws {

@@ -107,7 +107,7 @@ public final class DaemonHost: @unchecked Sendable {
     /// Applies a live input on the loop and records how long it waited since it arrived.
     public func ingestLive(_ timed: TimedInput) {
         runner.ingest(timed)
-        if case .line(let source, _) = timed.input {
+        if let source = timed.input.sourceName {
             inputLatency[source, default: LatencyRecorder()].record(nanoseconds: MonotonicClock.now().nanoseconds - timed.time.nanoseconds)
         }
     }

@@ -1,4 +1,5 @@
 public import CockpitCore
+import CockpitWire
 public import CockpitIO
 import CockpitProtocol
 
@@ -54,7 +55,7 @@ public struct DaemonInfo: Sendable {
         for (source, latency) in inputLatency.sorted(by: { $0.key < $1.key }) where latency.count > 0 {
             func micro(_ q: Double) -> JSONValue { .number(latency.quantileNanoseconds(q).map { Double($0) / 1000 }, decimals: 0) }
             latencies[source] = .object([
-                "lines": .integer(latency.count), "p50Microseconds": micro(0.5), "p99Microseconds": micro(0.99),
+                WireSources.isLineSource(source) ? "lines" : "records": .integer(latency.count), "p50Microseconds": micro(0.5), "p99Microseconds": micro(0.99),
                 "maxMicroseconds": .number(Double(latency.maximumNanoseconds) / 1000, decimals: 0),
             ])
         }

@@ -1,16 +1,30 @@
 public import CockpitCore
 
-/// Turns raw inputs into core events. The same decoder serves live mode and every replay format: a line of a
-/// line-oriented source goes to that source's decoder (`WireLineSources`; gpsd's JSON through `GPSDReportDecoder`),
-/// BMP280 ADC words go through the datasheet compensation, traffic datagrams through `TrafficDatagramCheck`.
+/// Turns raw inputs into core events. The same decoder serves live mode and every replay format: a line goes to its
+/// line source's decoder, a record to its record source's (`WireSources`: gpsd's JSON, SBS, FLARM, OGN; the BMP280's
+/// ADC words through the datasheet compensation, traffic datagrams through `TrafficDatagramCheck`).
 public struct InputDecoder: Sendable {
-    public var baroCalibration: BMP280Calibration?
-    /// Key for traffic tags: when set, untagged or wrongly tagged datagrams are rejected.
-    public var trafficAuthenticator: TrafficAuthenticator?
-    private var lineDecoders = WireLineSources.makeDecoders()
+    private var lineDecoders = WireSources.makeLineDecoders()
+    private var recordDecoders = WireSources.makeRecordDecoders()
 
     public init(baroCalibration: BMP280Calibration? = nil) {
         self.baroCalibration = baroCalibration
+    }
+
+    /// The BMP280 calibration the barometer's decoder compensates with (a recording's header may give the first).
+    public var baroCalibration: BMP280Calibration? {
+        get { (recordDecoders.first { $0 is BaroWireDecoder } as? BaroWireDecoder)?.calibration }
+        set { replace(BaroWireDecoder(calibration: newValue)) }
+    }
+
+    /// Key for traffic tags: when set, untagged or wrongly tagged datagrams are rejected.
+    public var trafficAuthenticator: TrafficAuthenticator? {
+        get { (recordDecoders.first { $0 is TrafficWireDecoder } as? TrafficWireDecoder)?.authenticator }
+        set { replace(TrafficWireDecoder(authenticator: newValue)) }
+    }
+
+    private mutating func replace<D: WireRecordDecoder>(_ decoder: D) {
+        if let index = recordDecoders.firstIndex(where: { $0 is D }) { recordDecoders[index] = decoder }
     }
 
     /// The core event for one raw input, or nil when the input has no meaning for the core (a calibration record).
@@ -21,35 +35,15 @@ public struct InputDecoder: Sendable {
             return lineDecoders[source]?.decode(text)
         case .lineSourceLink(let source, let link):
             return lineDecoders[source]?.link(link)
+        case .record(let wrapped):
+            for index in recordDecoders.indices {
+                if let event = recordDecoders[index].decodeAny(wrapped.record) { return event }
+            }
+            return nil
         case .gpsFix(let fix):
             return .gps(.fix(fix))
         case .gpsSource(let event):
             return .gpsSource(event)
-        case .baroADC(let adcT, let adcP):
-            guard let calibration = baroCalibration else {
-                return .baroSource(.readError(reason: "ADC sample without calibration"))
-            }
-            do {
-                let result = try BMP280Compensation.compensate(adcT: adcT, adcP: adcP, calibration: calibration)
-                return .baro(BaroSample(pressurePascals: result.pressurePascals,
-                                        temperatureCelsius: result.temperatureCelsius))
-            } catch {
-                return .baroSource(.readError(reason: error.description))
-            }
-        case .baroCalibration(let bytes):
-            do {
-                baroCalibration = try BMP280Calibration.validated(registerBytes: bytes)
-                return nil
-            } catch {
-                baroCalibration = nil
-                return .baroSource(.readError(reason: error.description))
-            }
-        case .baroPressure(let pressure, let temperature):
-            return .baro(BaroSample(pressurePascals: pressure, temperatureCelsius: temperature))
-        case .baroSource(let event):
-            return .baroSource(event)
-        case .datagram(let bytes, _):
-            return TrafficDatagramCheck.check(bytes, authenticator: trafficAuthenticator)
         case .command(let command):
             return .command(command)
         case .muteTraffic(let seconds):

@@ -4,22 +4,16 @@ public import CockpitCore
 /// stores, so that replay runs every decoding and compensation step again through the same code.
 public enum RawInput: Sendable, Equatable {
     /// One line of a line-oriented source, verbatim as it arrived (its terminator stripped): gpsd's JSON reports
-    /// (`source` "gpsd"), and every source registered in `WireLineSources.all`, decoded by that source's decoder.
+    /// (`source` "gpsd"), and every source registered in `WireSources.lineSources`, decoded by that source's decoder.
     case line(source: String, text: String)
     /// A line source's connection came or went (its adapter says so; the decoder turns it into the core's event).
     case lineSourceLink(source: String, LineSourceLink)
     /// A fix from a source that is not gpsd (an IGC B record), already in core units.
     case gpsFix(GPSFix)
     case gpsSource(GPSSourceEvent)
-    /// A BMP280 burst read: 20-bit raw ADC words, compensated downstream with the latest calibration.
-    case baroADC(adcT: Int32, adcP: Int32)
-    /// The 24 calibration bytes (0x88…0x9F) read when a BMP280 was (re)probed; also in the recording header.
-    case baroCalibration(registerBytes: [UInt8])
-    /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
-    case baroPressure(pressurePascals: Double, temperatureCelsius: Double?)
-    case baroSource(BaroSourceEvent)
-    /// A received UDP datagram.
-    case datagram(bytes: [UInt8], from: String)
+    /// A raw record of a source whose input is not lines of text (the barometer's `BaroRecord`, the traffic port's
+    /// `TrafficDatagram`), decoded by that source's decoder in `WireSources.recordSources`.
+    case record(SourceRecord)
     case command(Command)
     /// Traffic callouts silenced for this long (`cockpitctl alerts mute traffic 5m`, the button held); 0 lifts it.
     case muteTraffic(seconds: Double)
@@ -34,6 +28,37 @@ public enum LineSourceLink: Sendable, Equatable {
 extension RawInput {
     /// One gpsd report line.
     public static func gpsdLine(_ text: String) -> RawInput { .line(source: GPSDWireDecoder.source, text: text) }
+
+    /// One source's record.
+    public static func record(_ record: some WireRecord) -> RawInput { .record(SourceRecord(record)) }
+
+    /// The input source this came from, if a registered source's (`WireSources`): a line's, a line source's connection
+    /// change, a record's.
+    public var sourceName: String? {
+        switch self {
+        case .line(let source, _), .lineSourceLink(let source, _): source
+        case .record(let wrapped): type(of: wrapped.record).source
+        case .gpsFix, .gpsSource, .command, .muteTraffic: nil
+        }
+    }
+
+    /// The record inside, if this is a record of type `type`.
+    public func record<R: WireRecord>(_ type: R.Type) -> R? {
+        guard case .record(let wrapped) = self else { return nil }
+        return wrapped.record as? R
+    }
+
+    /// A BMP280 burst read: 20-bit raw ADC words.
+    public static func baroADC(adcT: Int32, adcP: Int32) -> RawInput { .record(BaroRecord.adc(adcT: adcT, adcP: adcP)) }
+    /// The 24 calibration bytes (0x88…0x9F) read when a BMP280 was (re)probed.
+    public static func baroCalibration(registerBytes: [UInt8]) -> RawInput { .record(BaroRecord.calibration(registerBytes: registerBytes)) }
+    /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
+    public static func baroPressure(pressurePascals: Double, temperatureCelsius: Double?) -> RawInput {
+        .record(BaroRecord.pressure(pressurePascals: pressurePascals, temperatureCelsius: temperatureCelsius))
+    }
+    public static func baroSource(_ event: BaroSourceEvent) -> RawInput { .record(BaroRecord.source(event)) }
+    /// A received UDP datagram on the traffic port.
+    public static func datagram(bytes: [UInt8], from: String) -> RawInput { .record(TrafficDatagram(bytes: bytes, from: from)) }
 }
 
 /// A raw input with the monotonic time it arrived.

@@ -3,6 +3,7 @@ import CockpitCore
 import CockpitIO
 import CockpitDevices
 import Glibc
+import CockpitWire
 
 enum BaroOptions {
     static func address(_ text: String?) throws -> UInt8? {

@@ -22,7 +22,7 @@ struct CabinAltitudeTests {
             runner.ingest(timed)
             let snapshot = runner.snapshot
             defer {
-                if case .baroPressure(let pascals, _) = timed.input {
+                if case .pressure(let pascals, _)? = timed.input.record(BaroRecord.self) {
                     latestPressureAltitudeFeet = StandardAtmosphere.pressureAltitudeFeet(pressurePascals: pascals)
                 }
             }

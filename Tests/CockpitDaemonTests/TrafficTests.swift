@@ -6,6 +6,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+import CockpitWire
 
 /// A UDP listener on loopback that keeps every datagram it gets.
 final class DatagramCapture: @unchecked Sendable {
@@ -296,6 +297,11 @@ struct TrafficTests {
         #expect(traffic?["rejected"]?["too-long"] == .integer(1) && traffic?["rejected"]?["length-mismatch"] == nil)
         #expect(traffic?["replyEntries"]?["applied"] == .integer(2) && traffic?["replyEntries"]?["duplicate"] == .integer(0))
         #expect(traffic?["targets"]?.arrayValue?.count == 3)
+        // The traffic port is a record source (`WireSources`): every datagram is counted with its arrival → applied
+        // latency under its source's name.
+        let latency = try ControlClient(path: controlSocket).request("status")["status"]?["daemon"]?["inputLatency"]?["traffic"]
+        #expect(latency?["records"] == .integer(Int64(datagrams.count)) && latency?["p50Microseconds"]?.doubleValue != nil,
+                "\(String(describing: latency))")
     }
 }
 

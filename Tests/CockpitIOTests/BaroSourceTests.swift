@@ -17,10 +17,10 @@ struct BaroSourceTests {
         func count(_ predicate: (RawInput) -> Bool) -> Int { all.filter(predicate).count }
     }
 
-    static func isSample(_ input: RawInput) -> Bool { if case .baroADC = input { true } else { false } }
-    static func isError(_ input: RawInput) -> Bool { if case .baroSource(.readError) = input { true } else { false } }
-    static func isAbsent(_ input: RawInput) -> Bool { if case .baroSource(.absent) = input { true } else { false } }
-    static func isPresent(_ input: RawInput) -> Bool { if case .baroSource(.present) = input { true } else { false } }
+    static func isSample(_ input: RawInput) -> Bool { if case .adc? = input.record(BaroRecord.self) { true } else { false } }
+    static func isError(_ input: RawInput) -> Bool { if case .source(.readError)? = input.record(BaroRecord.self) { true } else { false } }
+    static func isAbsent(_ input: RawInput) -> Bool { if case .source(.absent)? = input.record(BaroRecord.self) { true } else { false } }
+    static func isPresent(_ input: RawInput) -> Bool { if case .source(.present)? = input.record(BaroRecord.self) { true } else { false } }
 
     func run(_ chip: SimulatedBMP280, collector: Collector) -> BaroSource {
         let source = BaroSource(backend: .i2c(busNumber: 1, address: nil), readIntervalSeconds: 0.002,
@@ -44,7 +44,7 @@ struct BaroSourceTests {
         let rate = Double(errors) / Double(samples + errors)
         #expect(rate > 0.04 && rate < 0.2, "error rate \(rate)")
         // Calibration first, then "present", then samples.
-        guard case .baroCalibration(let bytes) = collector.all.first else { Issue.record("no calibration first"); return }
+        guard case .calibration(let bytes)? = collector.all.first?.record(BaroRecord.self) else { Issue.record("no calibration first"); return }
         #expect(bytes == SimulatedBMP280.datasheetCalibration)
         #expect(collector.count(Self.isPresent) >= 1)
     }
@@ -78,12 +78,12 @@ struct BaroSourceTests {
         chip.configure { $0.brownOut() }
         #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 })
         #expect(waitFor(seconds: 5) {
-            collector.all.dropFirst(before).contains { if case .baroADC(519_888, 415_148) = $0 { true } else { false } }
+            collector.all.dropFirst(before).contains { $0.record(BaroRecord.self) == .adc(adcT: 519_888, adcP: 415_148) }
         })
         let after = Array(collector.all.dropFirst(before))
-        let noConversion = after.filter { if case .baroADC(let t, let p) = $0 { t == 0x80000 || p == 0x80000 } else { false } }
+        let noConversion = after.filter { if case .adc(let t, let p)? = $0.record(BaroRecord.self) { t == 0x80000 || p == 0x80000 } else { false } }
         #expect(noConversion.isEmpty, "\(noConversion.count) samples of 0x80000 handed on")
-        let reasons = after.compactMap { if case .baroSource(.readError(let reason)) = $0 { reason } else { nil } }
+        let reasons = after.compactMap { if case .source(.readError(let reason))? = $0.record(BaroRecord.self) { reason } else { nil } }
         #expect(reasons.first?.contains("lost its configuration (ctrl_meas 0x00, config 0x00") == true, "\(reasons)")
         #expect(chip.writes.filter { $0.register == 0xE0 && $0.value == 0xB6 }.count == 2, "reset once at start, once after the dip")
     }

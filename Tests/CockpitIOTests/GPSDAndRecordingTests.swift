@@ -219,12 +219,17 @@ final class StopFlag: @unchecked Sendable {
         }
     }
 
-    /// Every registered decoder has its own name, and none is a kind the format already uses for something else.
-    @Test func sourceNamesAreUniqueAndFree() {
-        let names = WireLineSources.all.map { $0.source }
+    /// Every registered source has its own name, every record kind belongs to one source, and no name or record kind
+    /// is a kind the format uses for something else (a line source's name is its lines' kind).
+    @Test func sourceNamesAndRecordKindsAreUniqueAndFree() {
+        let names = WireSources.names
         #expect(Set(names).count == names.count)
-        let otherKinds: Set = ["fix", "gps.connected", "gps.disconnected", "baro.calibration", "baro.adc", "baro.pressure",
-                               "baro.present", "baro.absent", "baro.error", "datagram", "command"]
-        #expect(otherKinds.isDisjoint(with: names))
+        let recordKinds = [BaroRecord.kinds, TrafficDatagram.kinds].flatMap { $0 }
+        #expect(Set(recordKinds).count == recordKinds.count)
+        let formatKinds: Set = ["fix", "gps.connected", "gps.disconnected", "command", "mute.traffic"]
+        #expect(formatKinds.isDisjoint(with: names))
+        #expect(formatKinds.isDisjoint(with: recordKinds))
+        #expect(Set(WireSources.lineSources.map { $0.source }).isDisjoint(with: recordKinds))
+        for kind in recordKinds { #expect(WireSources.recordType(forKind: kind) != nil, "\(kind) has no source") }
     }
 }

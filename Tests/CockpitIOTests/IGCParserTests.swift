@@ -2,6 +2,7 @@ import Testing
 import CockpitCore
 @testable import CockpitIO
 import CockpitTestSupport
+import CockpitWire
 
 @Suite("IGC parsing against the recorded flights' SOURCE.md")
 struct IGCParserTests {
@@ -20,7 +21,7 @@ struct IGCParserTests {
         let maxGNSS = fixes.compactMap { $0.altitudeHAEMeters ?? $0.altitudeMSLMeters }.max().map(UnitConversions.feet(fromMeters:))
         #expect(maxGNSS.map { abs($0 - expected.maxGNSSFeet) <= 2 } == true, "max GNSS \(String(describing: maxGNSS))")
         let maxPressure = flight.records.compactMap { record -> Double? in
-            if case .baroPressure(let pascals, _) = record.input {
+            if case .pressure(let pascals, _)? = record.input.record(BaroRecord.self) {
                 return StandardAtmosphere.pressureAltitudeFeet(pressurePascals: pascals)
             }
             return nil
@@ -54,7 +55,7 @@ struct IGCParserTests {
         #expect(invalid.mode == .noFix)
         #expect(invalid.latitudeDegrees == nil)
         // Pressure altitude -48 m is recorded (a baro sample follows); 0 means "not recorded" (none follows).
-        guard case .baroPressure = flight.records[1].input else { Issue.record("no baro"); return }
+        guard case .pressure? = flight.records[1].input.record(BaroRecord.self) else { Issue.record("no baro"); return }
         guard case .gpsFix(let valid) = flight.records[2].input else { Issue.record("no fix"); return }
         #expect(valid.latitudeDegrees.map { $0 < 0 } == true)
         #expect(valid.longitudeDegrees.map { $0 < 0 } == true)

@@ -3,6 +3,7 @@ import Synchronization
 @testable import CockpitIO
 @testable import CockpitDevices
 import CockpitTestSupport
+import CockpitWire
 
 /// A register-level BMP280 behind the same bus protocol as /dev/i2c-N, driven by the datasheet's own numbers
 /// (BST-BMP280-DS001: memory map table 18, reset 0xB6, status im_update, the §3.12 worked example).

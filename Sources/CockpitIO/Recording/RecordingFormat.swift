@@ -140,30 +140,9 @@ public enum RecordingFormat {
         case .gpsSource(.disconnected(let reason)):
             object["k"] = .string("gps.disconnected")
             object["reason"] = .string(reason)
-        case .baroADC(let adcT, let adcP):
-            object["k"] = .string("baro.adc")
-            object["adcT"] = .integer(Int64(adcT))
-            object["adcP"] = .integer(Int64(adcP))
-        case .baroCalibration(let bytes):
-            object["k"] = .string("baro.calibration")
-            object["hex"] = .string(Hex.encode(bytes))
-        case .baroPressure(let pressure, let temperature):
-            object["k"] = .string("baro.pressure")
-            object["pressurePa"] = .number(pressure)
-            object["temperatureC"] = temperature.map(JSONValue.number) ?? .null
-        case .baroSource(.present(let description)):
-            object["k"] = .string("baro.present")
-            object["description"] = .string(description)
-        case .baroSource(.absent(let reason)):
-            object["k"] = .string("baro.absent")
-            object["reason"] = .string(reason)
-        case .baroSource(.readError(let reason)):
-            object["k"] = .string("baro.error")
-            object["reason"] = .string(reason)
-        case .datagram(let bytes, let from):
-            object["k"] = .string("datagram")
-            object["from"] = .string(from)
-            object["hex"] = .string(Hex.encode(bytes))
+        case .record(let wrapped):
+            object["k"] = .string(wrapped.record.kind)
+            for (key, value) in wrapped.record.fields.members { object[key] = value }
         case .command(let command):
             object["k"] = .string("command")
             object["command"] = .string(command.rawValue)
@@ -192,10 +171,10 @@ public enum RecordingFormat {
         }
         let input: RawInput
         switch kind {
-        case let source where WireLineSources.isRegistered(source): input = .line(source: source, text: try string("line"))
-        case let link where link.hasSuffix(".connected") && WireLineSources.isRegistered(String(link.dropLast(".connected".count))):
+        case let source where WireSources.isLineSource(source): input = .line(source: source, text: try string("line"))
+        case let link where link.hasSuffix(".connected") && WireSources.isLineSource(String(link.dropLast(".connected".count))):
             input = .lineSourceLink(source: String(link.dropLast(".connected".count)), .connected(endpoint: try string("endpoint")))
-        case let link where link.hasSuffix(".disconnected") && WireLineSources.isRegistered(String(link.dropLast(".disconnected".count))):
+        case let link where link.hasSuffix(".disconnected") && WireSources.isLineSource(String(link.dropLast(".disconnected".count))):
             input = .lineSourceLink(source: String(link.dropLast(".disconnected".count)), .disconnected(reason: try string("reason")))
         case "fix":
             guard let object = value["fix"]?.objectValue, let fix = decodeFix(object) else {
@@ -204,26 +183,6 @@ public enum RecordingFormat {
             input = .gpsFix(fix)
         case "gps.connected": input = .gpsSource(.connected(endpoint: try string("endpoint")))
         case "gps.disconnected": input = .gpsSource(.disconnected(reason: try string("reason")))
-        case "baro.adc":
-            guard let adcT = value["adcT"]?.int64Value, let adcP = value["adcP"]?.int64Value,
-                  let t32 = Int32(exactly: adcT), let p32 = Int32(exactly: adcP) else {
-                throw .badLine(line: lineNumber, reason: "bad baro.adc")
-            }
-            input = .baroADC(adcT: t32, adcP: p32)
-        case "baro.calibration":
-            guard let bytes = Hex.decode(try string("hex")), bytes.count == BMP280Calibration.registerCount else {
-                throw .badLine(line: lineNumber, reason: "bad baro.calibration")
-            }
-            input = .baroCalibration(registerBytes: bytes)
-        case "baro.pressure":
-            guard let pressure = value["pressurePa"]?.doubleValue else { throw .badLine(line: lineNumber, reason: "bad baro.pressure") }
-            input = .baroPressure(pressurePascals: pressure, temperatureCelsius: value["temperatureC"]?.doubleValue)
-        case "baro.present": input = .baroSource(.present(description: try string("description")))
-        case "baro.absent": input = .baroSource(.absent(reason: try string("reason")))
-        case "baro.error": input = .baroSource(.readError(reason: try string("reason")))
-        case "datagram":
-            guard let bytes = Hex.decode(try string("hex")) else { throw .badLine(line: lineNumber, reason: "bad hex") }
-            input = .datagram(bytes: bytes, from: try string("from"))
         case "command":
             guard let command = Command(rawValue: try string("command")) else {
                 throw .badLine(line: lineNumber, reason: "unknown command")
@@ -235,7 +194,18 @@ public enum RecordingFormat {
             }
             input = .muteTraffic(seconds: seconds)
         default:
-            throw .badLine(line: lineNumber, reason: "unknown kind \"\(kind)\"")
+            // A record source's kind (`WireSources.recordSources`): the source reads its own fields.
+            guard let type = WireSources.recordType(forKind: kind) else {
+                throw .badLine(line: lineNumber, reason: "unknown kind \"\(kind)\"")
+            }
+            var fields = value.objectValue ?? JSONObject()
+            fields["t"] = nil
+            fields["k"] = nil
+            do {
+                input = .record(SourceRecord(try type.init(kind: kind, fields: fields)))
+            } catch {
+                throw .badLine(line: lineNumber, reason: error.reason)
+            }
         }
         return TimedInput(time: MonotonicInstant(nanoseconds: t), input: input)
     }
@@ -262,41 +232,5 @@ public enum RecordingFormat {
                       groundSpeedMetersPerSecond: num("speed"), trackTrueDegrees: num("track"),
                       climbMetersPerSecond: num("climb"), horizontalErrorMeters: num("eph"),
                       verticalErrorMeters: num("epv"))
-    }
-}
-
-/// Lower-case hexadecimal without separators.
-public enum Hex {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    public static func decode(_ text: String) -> [UInt8]? {
-        let chars = Array(text.utf8).filter { $0 != 0x20 && $0 != 0x3A }
-        guard chars.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 97...102: c - 87
-            case 65...70: c - 55
-            default: nil
-            }
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(chars.count / 2)
-        var index = 0
-        while index < chars.count {
-            guard let high = nibble(chars[index]), let low = nibble(chars[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
     }
 }
