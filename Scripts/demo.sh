@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
-# Only what the demo runs, with SwiftPM's own progress lines (the first build takes 15–25 minutes on 2 cores).
+# Only what the demo runs, with SwiftPM's own progress lines (the first build takes about 11 minutes on 2 cores).
 swift build -c release --product cockpitd
 swift build -c release --product cockpitctl
 bin=.build/release

@@ -4,7 +4,7 @@
 #
 # Needs: sudo (apt packages the first time; the package test's chroot), the network (the Swift package mirrors, and
 # deb.debian.org for the package test's debootstrap the first time), about 3 GB of disk in the clone (the debug, the
-# sanitizer and the release build folders). How long it takes on a 2-core machine: README, "Tests".
+# sanitizer and the release build folders). How long it takes on a 2-core machine: README, "Two commands".
 #
 # What is built, and why not fewer: one debug build with the tests (`swift build --build-tests`); its cockpitd serves
 # the unit checks and the black-box campaign, and `swift test --skip-build` runs the suites from it. The fuzz smoke
