@@ -201,10 +201,7 @@ struct TrafficTests {
         defer { daemon.stop() }
         let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(sender) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let address = loopbackAddress(port: UInt16(port))
         let total = 5_000
         let done = Mutex(false)
         // The flood, from another thread, about 10,000 datagrams/s (a 1 ms breath every 10). What the kernel drops at a
@@ -278,14 +275,7 @@ struct TrafficTests {
         let datagrams = [example5, example5, example5, empty, example1, example1, example1 + [UInt8](repeating: 0, count: 445)]
         let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(sender) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        for bytes in datagrams {
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(sender, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        }
+        for bytes in datagrams { sendLoopbackUDP(bytes, from: sender, port: UInt16(port)) }
         var traffic: JSONValue?
         #expect(waitFor(seconds: 10) {
             traffic = try? ControlClient(path: controlSocket).request("status")["status"]?["traffic"]

@@ -147,6 +147,39 @@ public func loopbackTCPListener(backlog: Int32) -> (descriptor: Int32, port: UIn
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
+/// 127.0.0.1:`port` as a socket address.
+public func loopbackAddress(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return address
+}
+
+/// A TCP connection to 127.0.0.1:`port` (close-on-exec), or -1 when nothing accepts there.
+public func connectLoopbackTCP(port: UInt16) -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = loopbackAddress(port: port)
+    let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    if result != 0 { close(fd); return -1 }
+    return fd
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port` (the connection is closed at once).
+public func loopbackAccepts(port: UInt16) -> Bool {
+    let fd = connectLoopbackTCP(port: port)
+    if fd >= 0 { close(fd) }
+    return fd >= 0
+}
+
+/// Sends `bytes` as one UDP datagram from the socket `fd` to 127.0.0.1:`port`.
+public func sendLoopbackUDP(_ bytes: [UInt8], from fd: Int32, port: UInt16) {
+    var address = loopbackAddress(port: port)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+}
+
 public func temporaryPath(_ suffix: String) -> String {
     "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
 }

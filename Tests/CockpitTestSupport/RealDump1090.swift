@@ -72,21 +72,7 @@ public final class RealDump1090 {
         return listener.port
     }
 
-    static func accepts(port: UInt16) -> Bool {
-        let fd = connect(port: port)
-        if fd >= 0 { close(fd) }
-        return fd >= 0
-    }
+    static func accepts(port: UInt16) -> Bool { loopbackAccepts(port: port) }
 
-    static func connect(port: UInt16) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        if result != 0 { close(fd); return -1 }
-        return fd
-    }
+    static func connect(port: UInt16) -> Int32 { connectLoopbackTCP(port: port) }
 }
