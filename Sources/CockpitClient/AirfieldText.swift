@@ -70,14 +70,6 @@ public enum AirfieldText {
             + (howTo ? " (cockpitd airfields import, docs/airfields.md)" : "")
     }
 
-    /// The table's time en route, at most 11 characters: "7 min 09 s", "10 min 51 s", "1 h 05 min" (seconds do not
-    /// matter an hour out).
-    static func ete(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 3_570 else { return Durations.hoursMinutesSeconds(seconds) }
-        let minutes = Int((seconds / 60).rounded())
-        return minutes >= 6_000 ? "> 99 h" : "\(minutes / 60) h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60) min"
-    }
-
     public static func nearest(_ answer: JSONValue) -> String {
         var lines: [String] = []
         let from = answer["from"]
@@ -96,7 +88,7 @@ public enum AirfieldText {
             line += clipped(result["name"]?.stringValue ?? "", 29)
             line += n(result["distanceNauticalMiles"], 1).leftPadded(to: 7) + "  "
             line += "\(bearing(result["bearingMagneticDegrees"]))/\(bearing(result["bearingTrueDegrees"]))".padding(to: 11)
-            line += (result["estimatedTimeEnRouteSeconds"]?.doubleValue.map(ete) ?? "—").padding(to: 12)
+            line += (result["estimatedTimeEnRouteSeconds"]?.doubleValue.map(PanelText.minutes) ?? "—").padding(to: 12)
             line += (result["elevationFeet"]?.doubleValue.map { String(Int($0)) } ?? "?").leftPadded(to: 8) + "  "
             line += runway(result)
             if let type = result["type"]?.stringValue, type != "small_airport", type != "medium_airport", type != "large_airport" {

@@ -67,7 +67,8 @@ final class AirfieldRequestTests {
             let elevation = String(row[(elevationEnd - 8)..<elevationEnd]).split(separator: " ").last.map(String.init) ?? ""
             #expect(Int(elevation) != nil || elevation == "?", "elevation '\(elevation)' in \(String(row))")
         }
-        // With a ground speed the time en route takes up to 11 characters; the columns after it stay put, and a
+        // With a ground speed the time en route is to the minute, as on the panel (187 s is 3 min, 651 s 11 min, 3,800 s
+        // 1 h 03 min), in up to 10 characters; the columns after it stay put, and a
         // whole distance keeps its decimal. (The answer as the daemon writes it: JSON numbers drop a trailing .0.)
         let answer = try JSONParser.parse("""
             {"from":{"latitudeDegrees":47.46,"longitudeDegrees":8.55,"source":"gps"},"filter":"every kind of airfield","results":[
@@ -78,7 +79,7 @@ final class AirfieldRequestTests {
         let table = AirfieldText.nearest(answer).split(separator: "\n").map(String.init)
         let rendered = try #require(table.firstIndex { $0.hasPrefix("IDENT") })
         #expect(table[rendered + 1].contains(" 3.4  ") && table[rendered + 2].contains(" 13.0  ") && table[rendered + 3].contains(" 120.3  "), "\(table)")
-        #expect(table[rendered + 2].contains("10 min 51 s") && table[rendered + 3].contains("1 h 03 min"), "\(table)")
+        #expect(table[rendered + 1].contains(" 3 min ") && table[rendered + 2].contains(" 11 min ") && table[rendered + 3].contains(" 1 h 03 min "), "\(table)")
         for row in table[(rendered + 1)...] {
             let characters = Array(row)
             #expect(characters.count > elevationEnd && characters[elevationEnd] == " " && characters[elevationEnd - 1].isNumber, "\(row)")
