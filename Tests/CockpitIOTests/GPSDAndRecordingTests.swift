@@ -133,6 +133,30 @@ struct RecordingTests {
         }
     }
 
+    /// Record lines as docs/recording-format.md shows them and as earlier builds wrote them read back to the same
+    /// values; a record with a bad field is refused with its line number and a reason, never read as something else.
+    @Test func recordLinesAsDocumentedReadBackAndBadOnesAreRefused() throws {
+        let adc = try RecordingFormat.decode(#"{"t":1050000000,"k":"baro.adc","adcT":519888,"adcP":415148}"#, lineNumber: 3)
+        #expect(adc == TimedInput(time: MonotonicInstant(nanoseconds: 1_050_000_000), input: .baroADC(adcT: 519_888, adcP: 415_148)))
+        let datagram = try RecordingFormat.decode(#"{"t":7,"k":"datagram","from":"192.0.2.1:4000","hex":"c101"}"#, lineNumber: 4)
+        #expect(datagram.input.record(TrafficDatagram.self) == TrafficDatagram(bytes: [0xC1, 0x01], from: "192.0.2.1:4000"))
+        let pressure = try RecordingFormat.decode(#"{"t":8,"k":"baro.pressure","pressurePa":101325,"temperatureC":null}"#, lineNumber: 5)
+        #expect(pressure.input.record(BaroRecord.self) == .pressure(pressurePascals: 101_325, temperatureCelsius: nil))
+        let refused: [(String, String)] = [
+            (#"{"t":1,"k":"baro.adc","adcT":"519888","adcP":415148}"#, "bad baro.adc"),
+            (#"{"t":1,"k":"baro.adc","adcT":4294967296,"adcP":415148}"#, "bad baro.adc"),
+            (#"{"t":1,"k":"baro.calibration","hex":"706b"}"#, "bad baro.calibration"),
+            (#"{"t":1,"k":"baro.absent"}"#, "baro.absent without reason"),
+            (#"{"t":1,"k":"datagram","from":"192.0.2.1:4000","hex":"c1z1"}"#, "bad hex"),
+            (#"{"t":1,"k":"datagram","hex":"c101"}"#, "datagram without from"),
+        ]
+        for (line, reason) in refused {
+            #expect(throws: RecordingFormat.Failure.badLine(line: 9, reason: reason), "\(line)") {
+                try RecordingFormat.decode(line, lineNumber: 9)
+            }
+        }
+    }
+
     @Test func headerCarriesCalibrationAndCoreSettings() throws {
         let calibration = try BMP280Calibration(registerBytes: Hex.decode("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")!)
         var core = CoreConfiguration()
