@@ -70,8 +70,12 @@ struct ADSBIntegrationTests {
             radioSection = radio(socket)
             return radioSection?["sources"]?["adsb-sbs"]?["lines"]?.int64Value == dump1090.aircraftJSON()?["messages"]?.int64Value
         }
-        feedOwnFix()
-        usleep(1_200_000)   // one more GDL 90 second with every message in
+        // Two more seconds of own fixes, as gpsd gives them in flight: a recording holds the inputs, not the clock, so
+        // a replay has the GDL 90 seconds after the last SBS line only when later inputs span them.
+        for _ in 0..<4 {
+            feedOwnFix()
+            usleep(500_000)
+        }
         let status = try? ControlClient(path: socket, receiveTimeoutSeconds: 2).request("status")["status"]
         let decoded = specMessages(efb.stopCollecting())
         let traffic = decoded.messages.compactMap { message -> SpecReport? in

@@ -72,7 +72,25 @@ public struct TrafficPicture: Sendable {
     public static let sameAircraftTrackDegrees = 30.0
     public static let sameAircraftMovingKnots = 20.0
 
+    /// A stealth aircraft is shown only as close as a FLARM device in stealth mode shows one (FLARM's data port ICD,
+    /// FTD-012: with no alarm, a stealth target beyond about 2 km horizontally or 300 m vertically is not given at all),
+    /// or while the FLARM device alarms for it.
+    public static let stealthVisibleMeters = 2_000.0
+    public static let stealthVisibleVerticalMeters = 300.0
+
     public init(targets: [PictureTarget]) { self.targets = targets }
+
+    /// The stealth rule: a stealth target is in the picture only within `stealthVisibleMeters` and
+    /// `stealthVisibleVerticalMeters` of the own aircraft, or while its FLARM device's alarm level is 1 or higher.
+    /// Without an own position or a relative height the nearness is unknown, and a stealth target is not shown: the
+    /// pilot asked others to see it only when it is close.
+    static func stealthAllowsShowing(_ target: PictureTarget) -> Bool {
+        guard target.stealth else { return true }
+        if (target.deviceAlarmLevel ?? 0) >= 1 { return true }
+        guard let relative = target.relative, let heightFeet = relative.relativeAltitudeFeet else { return false }
+        return relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile <= stealthVisibleMeters
+            && abs(UnitConversions.meters(fromFeet: heightFeet)) <= stealthVisibleVerticalMeters
+    }
 
     public init(_ snapshot: StatusSnapshot) {
         let own = snapshot.currentFix.flatMap { $0.hasValidPosition ? $0 : nil }
@@ -90,6 +108,7 @@ public struct TrafficPicture: Sendable {
         for target in radio.targets.values {
             guard var entry = Self.radioTarget(target, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet,
                                                geometricMinusPressureFeet: radio.geometricMinusPressure?.feet(at: now), now: now) else { continue }
+            guard Self.stealthAllowsShowing(entry) else { continue }
             entry.proximate = airborne && !entry.isOnGround && entry.relative.map(configuration.isProximate) == true
             radioTargets.append(entry)
         }

@@ -13,6 +13,12 @@ public struct RadioTrafficSettings: SettingsGroup {
     public var flarmBaudRate = 19200
     /// An OGN receiver's APRS output (ogn-decode, port 50001); nil: none.
     public var ognAPRS: NetworkEndpoint?
+    /// OGN's APRS-IS servers, on the ground with internet (RadioTrafficSettings+APRSIS.swift); nil: none.
+    public var ognAPRSIS: NetworkEndpoint?
+    public var ognAPRSISCallsign: String?
+    public var ognAPRSISRangeKilometers = 50
+    /// The range filter's centre: nil follows the own position.
+    public var ognAPRSISCentre: (latitudeDegrees: Double, longitudeDegrees: Double)?
     /// The own aircraft's 24-bit addresses (ICAO, FLARM ID).
     public var ownshipAddresses: [UInt32] = []
 
@@ -31,7 +37,9 @@ public struct RadioTrafficSettings: SettingsGroup {
 
     public init(mode: RunMode) {}
 
-    public static let options: [SettingOption<RadioTrafficSettings>] = [
+    public static let options: [SettingOption<RadioTrafficSettings>] = receiverOptions + aprsISOptions + ownshipOptions
+
+    static let receiverOptions: [SettingOption<RadioTrafficSettings>] = [
         .init("adsb-sbs", .value(name: "HOST:PORT"), modes: .run, replay: .liveInput,
               help: "dump1090's or readsb's SBS-1 (BaseStation) output to read ADS-B traffic from (port 30003 when not given), or 'none'.",
               set: { settings, text throws(SettingError) in
@@ -68,6 +76,9 @@ public struct RadioTrafficSettings: SettingsGroup {
                   }
                   settings.ognAPRS = endpoint
               }, show: { $0.ognAPRS?.description ?? "none" }),
+    ]
+
+    static let ownshipOptions: [SettingOption<RadioTrafficSettings>] = [
         .init("ownship-address", .value(name: "HEX[,HEX…]"), modes: .both, replay: .recorded,
               help: "The own aircraft's ICAO addresses or FLARM IDs (six hex digits each, comma-separated; 'none' for none): never shown or alerted as traffic.",
               set: { settings, text throws(SettingError) in
@@ -90,7 +101,7 @@ public struct RadioTrafficSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         if mode == .run {
             core.radioTraffic.sources = Set([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm },
-                                             ognAPRS.map { _ in .ogn }].compactMap { $0 })
+                                             (ognAPRS ?? ognAPRSIS).map { _ in .ogn }].compactMap { $0 })
         }
         core.radioTraffic.ownshipAddresses = Set(ownshipAddresses)
     }
@@ -115,6 +126,7 @@ public struct RadioTrafficSettings: SettingsGroup {
             inputs.append(TCPLineSource(source: RadioSourceKind.ogn.rawValue, endpoint: ognAPRS, maximumLineBytes: OGNDecoder.maximumLineBytes,
                                         loop: host.loop) { host.ingestLive($0) })
         }
+        if let input = makeAPRSISInput(host: host) { inputs.append(input) }
         return inputs
     }
 
@@ -126,6 +138,7 @@ public struct RadioTrafficSettings: SettingsGroup {
                                         "baudRate": .integer(Int64(flarmBaudRate))])
         }
         if let ognAPRS { devices["ogn"] = .object(["source": .string("OGN APRS"), "endpoint": .string(ognAPRS.description)]) }
+        if let ognAPRSIS { devices["ogn"] = .object(["source": .string("OGN APRS-IS"), "endpoint": .string(ognAPRSIS.description)]) }
         return devices
     }
 }

@@ -11,6 +11,9 @@ public import CockpitWire
 /// decoded by the same code in replay. Connection changes are `RawInput.lineSourceLink`. When the server is absent or
 /// goes, it reconnects with `ReconnectDelay.network` (every 100 ms on this machine, 250 ms doubling to 10 s to
 /// another host). Lines longer than `maximumLineBytes` reach the decoder cut, to be refused there.
+///
+/// A server that wants a login (APRS-IS) gets `greeting`'s line once at each connection, and nothing else; while
+/// `greeting` has no line to give (nothing to log in with yet) the source does not connect.
 public final class TCPLineSource: Sendable {
     public let source: String
     public let endpoint: NetworkEndpoint
@@ -19,15 +22,33 @@ public final class TCPLineSource: Sendable {
     private let deliver: @Sendable (TimedInput) -> Void
     private let stopSignal = StopSignal()
     private let channel = Mutex<(any Channel)?>(nil)
+    private let greeting: (@Sendable () -> Greeting)?
+    /// Why the source itself closed the connection it had (`reconnect(reason:)`), said instead of the server's close.
+    private let closingReason = Mutex<String?>(nil)
 
-    /// `deliver` is called on `loop` only, in arrival order: connection changes and every line.
+    /// What to send when connected: a line (without CR LF), or why there is none yet.
+    public enum Greeting: Sendable, Equatable {
+        case line(String)
+        case notYet(reason: String)
+    }
+
+    /// `deliver` is called on `loop` only, in arrival order: connection changes and every line. `greeting` is asked on
+    /// the source's own thread before each connection.
     public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, loop: any EventLoop,
-                deliver: @escaping @Sendable (TimedInput) -> Void) {
+                greeting: (@Sendable () -> Greeting)? = nil, deliver: @escaping @Sendable (TimedInput) -> Void) {
         self.source = source
         self.endpoint = endpoint
         self.maximumLineBytes = maximumLineBytes
         self.loop = loop
+        self.greeting = greeting
         self.deliver = deliver
+    }
+
+    /// Closes the connection it has, saying `reason`; the source connects again (and greets again) after its delay.
+    public func reconnect(reason: String) {
+        guard let connection = channel.withLock({ $0 }) else { return }
+        closingReason.withLock { $0 = reason }
+        connection.close(promise: nil)
     }
 
     public func start() {
@@ -59,8 +80,23 @@ public final class TCPLineSource: Sendable {
                 submit(.disconnected(reason: "cannot connect to \(endpoint): no event loop for sockets"))
                 return
             }
+            var greetingLine: String?
+            if let greeting {
+                switch greeting() {
+                case .line(let line):
+                    greetingLine = line
+                case .notYet(let reason):
+                    if !reportedDisconnected {
+                        submit(.disconnected(reason: reason))
+                        reportedDisconnected = true
+                    }
+                    stopSignal.wait(seconds: 1)
+                    continue
+                }
+            }
             let source = self.source, deliver = self.deliver, limit = maximumLineBytes
             let isStopped: @Sendable () -> Bool = { [self] in self.isStopped }
+            let closingReason: @Sendable () -> String? = { [self] in self.closingReason.withLock { reason in defer { reason = nil }; return reason } }
             let connection: any Channel
             do {
                 connection = try bootstrap
@@ -68,7 +104,8 @@ public final class TCPLineSource: Sendable {
                     .channelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(
-                                LineSourceHandler(source: source, maximumLineBytes: limit, deliver: deliver, isStopped: isStopped))
+                                LineSourceHandler(source: source, maximumLineBytes: limit, closingReason: closingReason,
+                                                  deliver: deliver, isStopped: isStopped))
                         }
                     }
                     .connect(host: endpoint.host, port: port).wait()
@@ -82,6 +119,9 @@ public final class TCPLineSource: Sendable {
             }
             submit(.connected(endpoint: endpoint.description))
             reportedDisconnected = false
+            if let greetingLine {
+                connection.writeAndFlush(connection.allocator.buffer(string: greetingLine + "\r\n"), promise: nil)
+            }
             let connected = MonotonicClock.now()
             channel.withLock { $0 = connection }
             if self.isStopped { connection.close(promise: nil) }
@@ -105,10 +145,13 @@ public final class LineSourceHandler: ChannelInboundHandler {
     private let isStopped: @Sendable () -> Bool
     private let disconnected: @Sendable (String) -> RawInput
     private let closedReason: String
+    private let closingReason: @Sendable () -> String?
     private var failure: String?
 
     /// `disconnected`: the raw record for the connection's end (a line source's `lineSourceLink`; gpsd's own record).
+    /// `closingReason`: why this side closed it, when it did (said instead of `closedReason`).
     public init(source: String, maximumLineBytes: Int, closedReason: String = "the server closed the connection",
+                closingReason: @escaping @Sendable () -> String? = { nil },
                 disconnected: (@Sendable (String) -> RawInput)? = nil,
                 deliver: @escaping @Sendable (TimedInput) -> Void, isStopped: @escaping @Sendable () -> Bool) {
         self.source = source
@@ -116,6 +159,7 @@ public final class LineSourceHandler: ChannelInboundHandler {
         self.deliver = deliver
         self.isStopped = isStopped
         self.closedReason = closedReason
+        self.closingReason = closingReason
         self.disconnected = disconnected ?? { reason in .lineSourceLink(source: source, .disconnected(reason: reason)) }
     }
 
@@ -135,7 +179,7 @@ public final class LineSourceHandler: ChannelInboundHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         if !isStopped() {
-            deliver(TimedInput(time: MonotonicClock.now(), input: disconnected(failure ?? closedReason)))
+            deliver(TimedInput(time: MonotonicClock.now(), input: disconnected(failure ?? closingReason() ?? closedReason)))
         }
         context.fireChannelInactive()
     }

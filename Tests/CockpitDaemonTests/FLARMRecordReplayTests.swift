@@ -1,0 +1,133 @@
+import Glibc
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitIO
+import CockpitTestSupport
+import CockpitWire
+
+/// A flight with FLARM traffic, recorded live and replayed: the real PowerFLARM head-on log (FLARM's built-in
+/// scenario, ../shared/data/radio-traffic/SOURCE.md) written through a pseudo-terminal while Debian's gpsd gives the
+/// own fixes and the daemon records with `--record`. The replay must give what live gave: the same observations, the
+/// same last fresh GDL 90 0x14 (decoded by the specification decoder, GDL90SpecDecoder.swift) and the same radar.
+@Suite("FLARM recorded and replayed", .serialized)
+struct FLARMRecordReplayTests {
+    @Test func aRecordedFLARMFlightReplaysTheSameRadarAndGDL90() throws {
+        let log = try FixtureFile.read(Fixtures.path("radio-traffic/flarm/PowerMouse_Simulation_S1.txt"))
+        let lines = log.split(whereSeparator: \.isNewline).map(String.init)
+        let recording = temporaryPath(".rec")
+        defer { unlink(recording) }
+
+        // Live: gpsd, the pty, the recording and an EFB listening for GDL 90.
+        let pty = try #require(FLARMSerialTests.openPseudoTerminal())
+        defer { close(pty.master) }
+        let gpsd = RealGPSD()
+        gpsd.start()
+        let socket = temporaryPath(".sock")
+        var options = LiveOptions(socketPath: socket, recordPath: recording, gpsd: gpsd.endpoint)
+        try options.settings.give("flarm-device", pty.path)
+        let liveEFB = DatagramCapture()
+        liveEFB.startCollecting()
+        try options.settings.give("gdl90-to", "127.0.0.1:\(liveEFB.port)")
+        let daemon = try LiveDaemon(options: options, logger: quietLogger)
+        try daemon.start()
+        var second = 0
+        func feedOwnFix() {
+            let epoch = NMEAWriter.Epoch(utc: UTCInstant(year: 2026, month: 11, day: 27, hour: 12, second: Double(second)),
+                                         latitude: -48.876, longitude: -123.393, altitudeMSLMeters: 500, speedKnots: 97, trackDegrees: 0)
+            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
+            second += 1
+        }
+        #expect(waitFor(seconds: 5) {
+            feedOwnFix()
+            usleep(200_000)
+            return ADSBIntegrationTests.radio(socket)?["sources"]?["flarm"]?["connected"] == .bool(true)
+                && gpsStatus(socket)?["status"] == .string("valid")
+        })
+        for line in lines {
+            let bytes = Array((line + "\r\n").utf8)
+            _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
+            usleep(2_000)
+        }
+        _ = waitFor(seconds: 5) { ADSBIntegrationTests.radio(socket)?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count) }
+        // Two more seconds of own fixes, as gpsd gives them in flight: the recording holds the inputs, not the clock,
+        // so the GDL 90 seconds after the last FLARM line are in the replay only when inputs span them.
+        for _ in 0..<4 {
+            feedOwnFix()
+            usleep(500_000)
+        }
+        // The live status to compare, read at once after an input the recording holds (one more heartbeat line), so
+        // that the replay can be stopped at that very instant: three tries, each kept with its instant.
+        let heartbeat = "$PFLAU,1,1,2,1,0,,0,,,*4D"
+        var candidates: [JSONValue] = []
+        let client = try ControlClient(path: socket, receiveTimeoutSeconds: 2)
+        for extra in 1...3 {
+            let bytes = Array((heartbeat + "\r\n").utf8)
+            _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
+            var status: JSONValue?
+            _ = waitFor(seconds: 2) {
+                status = try? client.request("status")["status"]
+                return status?["radioTraffic"]?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count + extra)
+            }
+            if let status { candidates.append(status) }
+            usleep(150_000)
+        }
+        daemon.stop()
+        let liveReports = specMessages(liveEFB.stopCollecting()).messages.compactMap { message -> SpecReport? in
+            if case .report(0x14, let report) = message, !report.extrapolated { return report }
+            return nil
+        }
+        let liveObservations = candidates.last?["radioTraffic"]?["sources"]?["flarm"]?["observations"]?.int64Value
+
+        // Replay at full speed, GDL 90 to another EFB: the summary's count and the last fresh 0x14.
+        let replayEFB = DatagramCapture()
+        replayEFB.startCollecting()
+        let replay = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical",
+                                                    "--gdl90-to", "127.0.0.1:\(replayEFB.port)"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let summary = try JSONParser.parse(replay.stdout.trimmingNewline())["radioTraffic"]
+        #expect(liveObservations == Int64(lines.filter { $0.hasPrefix("$PFLAA,") }.count))
+        #expect(summary?["observations"]?.int64Value == liveObservations)
+        usleep(300_000)
+        let replayReports = specMessages(replayEFB.stopCollecting()).messages.compactMap { message -> SpecReport? in
+            if case .report(0x14, let report) = message, !report.extrapolated { return report }
+            return nil
+        }
+        let liveLast = try #require(liveReports.last, "no fresh 0x14 live")
+        let replayLast = try #require(replayReports.last, "no fresh 0x14 in the replay")
+        #expect(replayLast.address == 0x123456 && replayLast.address == liveLast.address)
+        #expect(replayLast.alert == liveLast.alert && replayLast.altitudeFeet == liveLast.altitudeFeet
+                && replayLast.trackDegrees == liveLast.trackDegrees && replayLast.speedKnots == liveLast.speedKnots)
+        #expect(haversineNauticalMiles(liveLast.latitude, liveLast.longitude, replayLast.latitude, replayLast.longitude) <= 0.001)
+
+        // The radar: the recording fed through a runner up to the instant of the live status, drawn as cockpitctl
+        // radar draws it, against the live status drawn the same way.
+        // The first candidate whose instant is a recorded line's (the status gives it to the millisecond).
+        var recordedInstants: [Int64] = []
+        let scan = try #require(try? ReplaySources.open(path: recording))
+        while let timed = try scan.next() { recordedInstants.append(timed.time.nanoseconds) }
+        let liveStatus = try #require(candidates.first { candidate in
+            let at = Int64(((candidate["monotonicSeconds"]?.doubleValue ?? 0) * 1e9).rounded())
+            return recordedInstants.contains { abs($0 - at) <= 500_000 }
+        }, "every live status was taken at a tick, not at a recorded line")
+        let liveAt = MonotonicInstant(nanoseconds: Int64((((liveStatus["monotonicSeconds"]?.doubleValue ?? 0) + 0.0005) * 1e9).rounded()))
+        let source = try #require(try? ReplaySources.open(path: recording))
+        var settings = Settings(mode: .replay)
+        _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
+        let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
+                                decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: quietLogger)
+        runner.publishesSnapshots = false
+        while let timed = try source.next(), timed.time <= liveAt { runner.ingest(timed) }
+        runner.advanceClock(to: liveAt)
+        let options80 = RadarOptions(range: .auto, northUp: false, symbols: .plain)
+        let layout = try #require(RadarLayout(width: 80, height: 24))
+        let liveRadar = RadarRenderer.render(RadarPicture(status: liveStatus), layout: layout, options: options80).lines
+        let replayRadar = RadarRenderer.render(RadarPicture(status: .object(runner.snapshot.json)), layout: layout, options: options80).lines
+        #expect(liveRadar.joined(separator: "\n").contains("123456"), "\(liveRadar.joined(separator: "\n"))")
+        #expect(replayRadar == liveRadar, "live:\n\(liveRadar.joined(separator: "\n"))\nreplay:\n\(replayRadar.joined(separator: "\n"))")
+        print("FLARM recorded live: \(liveObservations ?? -1) observations live, \(summary?["observations"] ?? .null) in replay; "
+              + "\(liveReports.count) fresh 0x14 live, \(replayReports.count) replayed, the last at alert \(liveLast.alert); "
+              + "radar \(liveRadar == replayRadar ? "identical" : "different") (\(liveRadar.count) lines)")
+    }
+}
