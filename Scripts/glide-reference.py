@@ -7,6 +7,9 @@ posts a side, rows north to south, -32768 void), and for each scenario works out
   distance and initial course on the sphere of radius 6,371,008.8 m (haversine);
   ground speed along the course: sqrt(V^2 - crosswind^2) - headwind (wind FROM a true direction);
   height lost over the path: distance * V / (L/D * ground speed);
+  or, with a polar (sink = a*v^2 + b*v + c; from three points, or from best L/D, its speed and the minimum sink in
+  vertex form), the airspeed that loses the least height per metre over the ground, found by scanning every 1 mm/s
+  from the minimum-sink speed to the polar's top speed: MacCready 0 speed to fly with the wind;
   arrival height over the field: altitude MSL - height lost - field elevation MSL;
   the glide line against terrain + clearance every 30 m along the great circle (bilinear terrain), reporting the
   smallest margin and where; a point with no tile, or a void, makes the terrain unknown.
@@ -14,7 +17,8 @@ posts a side, rows north to south, -32768 void), and for each scenario works out
 Verdict: "too-low" when the arrival height is under the arrival margin, else "blocked" when the glide line goes
 below terrain + clearance at a known point, else "unknown" when a point has no terrain, else "reachable".
 
-Usage: glide-reference.py [--synthetic DIR]   prints one JSON line per scenario.
+Usage: glide-reference.py [--synthetic DIR | --polar]   prints one JSON line per scenario.
+       --polar works the polar scenarios (speed to fly in the wind) over the fixtures' tiles.
        --synthetic DIR writes the synthetic antimeridian tiles (N00E179.hgt, N00W180.hgt) into DIR and uses them.
 """
 import json
@@ -102,6 +106,54 @@ def intermediate(lat1, lon1, lat2, lon2, f):
     return math.degrees(math.atan2(v[2], math.hypot(v[0], v[1]))), math.degrees(math.atan2(v[1], v[0]))
 
 
+def polar_coefficients(polar):
+    """(a, b, c, minimum-sink speed, top speed) in m/s. Three points: the 3x3 system solved by Cramer's rule.
+    Figures (L/D, best-glide km/h, minimum sink m/s): vertex form s = a (v - vm)^2 + smin whose tangent at V passes
+    through the origin: s'(V) = 1/LD and s(V) = V/LD give vm = 2 LD smin - V and a = 1 / (2 LD (V - vm))."""
+    if "points" in polar:
+        pts = [(k / 3.6, m) for k, m in polar["points"]]
+        def det(m):
+            return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                    + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+        rows = [[v * v, v, 1.0] for v, _ in pts]
+        rhs = [m for _, m in pts]
+        d = det(rows)
+        coeffs = []
+        for col in range(3):
+            m = [r[:] for r in rows]
+            for i in range(3):
+                m[i][col] = rhs[i]
+            coeffs.append(det(m) / d)
+        a, b, c = coeffs
+        top = max(v for v, _ in pts)
+    else:
+        ld, kmh, smin = polar["figures"]
+        v = kmh / 3.6
+        vm = 2 * ld * smin - v
+        a = 1 / (2 * ld * (v - vm))
+        b, c = -2 * a * vm, a * vm * vm + smin
+        top = polar["topKmh"] / 3.6
+    return a, b, c, -b / (2 * a), top
+
+
+def speed_to_fly(polar, head, cross):
+    """(airspeed, ground speed, height lost per metre) at the least height lost per metre, or None."""
+    a, b, c, vmin, top = polar_coefficients(polar)
+    best = None
+    steps = int((top - vmin) / 0.001)
+    for i in range(steps + 1):
+        v = vmin + i * 0.001
+        if v <= abs(cross):
+            continue
+        gs = math.sqrt(v * v - cross * cross) - head
+        if gs <= 0:
+            continue
+        loss = (a * v * v + b * v + c) / gs
+        if best is None or loss < best[2]:
+            best = (v, gs, loss)
+    return best
+
+
 def reach(tiles, s):
     lat, lon, alt = s["lat"], s["lon"], s["altitudeMSLMeters"]
     flat, flon = s["fieldLat"], s["fieldLon"]
@@ -115,10 +167,19 @@ def reach(tiles, s):
     head, cross = wind * math.cos(angle), wind * math.sin(angle)
     gs = math.sqrt(max(0.0, v * v - cross * cross)) - head
     out = {"name": s["name"], "distanceMeters": round(dist, 1), "courseDegrees": round(crs, 2)}
-    if gs <= 0:
-        out.update(verdict="too-low", arrivalFeet=None)
-        return out
-    per_metre = v / (ld * gs)
+    if "polar" in s:
+        flown = speed_to_fly(s["polar"], head, cross)
+        if flown is None:
+            out.update(verdict="too-low", arrivalFeet=None)
+            return out
+        v, gs, per_metre = flown
+        out["speedToFlyKnots"] = round(v / KNOT_MS, 2)
+        out["groundSpeedKnots"] = round(gs / KNOT_MS, 2)
+    else:
+        if gs <= 0:
+            out.update(verdict="too-low", arrivalFeet=None)
+            return out
+        per_metre = v / (ld * gs)
     arrival = alt - dist * per_metre - elev
     out["arrivalFeet"] = round(arrival * FEET_PER_METRE, 1)
     steps = max(1, int(math.ceil(dist / STEP_M)))
@@ -196,6 +257,30 @@ SCENARIOS = [
          fieldLat=20.001301, fieldLon=-155.667999, fieldElevationFeet=2671),
 ]
 
+# Polars: the ASK 21 from Schleicher's figures (best glide 33.5 at 85 km/h single crew, minimum sink 0.65 m/s; top of
+# the polar at its 180 km/h rough-air speed), and a three-point polar (hypothetical figures of a 15 m class glider).
+ASK21 = {"figures": (33.5, 85.0, 0.65), "topKmh": 180.0}
+THREE_POINTS = {"points": [(80.0, 0.62), (120.0, 1.00), (170.0, 2.10)]}
+KHIE_FROM_SW = dict(BASE, lat=44.15, lon=-71.6, altitudeMSLMeters=1500.0, fieldLat=44.36752, fieldLon=-71.54577, fieldElevationFeet=1074)
+
+POLARS = [
+    # The KHIE path (course 010) flown on the ASK 21 polar: calm, a 15 kt headwind (speed to fly up), a 15 kt
+    # tailwind (down, toward minimum sink), a 20 kt crosswind, and the three-point polar into a 25 kt headwind.
+    dict(KHIE_FROM_SW, name="polar-KHIE-calm", polar=ASK21),
+    dict(KHIE_FROM_SW, name="polar-KHIE-headwind", polar=ASK21, windFromDegrees=10.0, windKnots=15.0),
+    dict(KHIE_FROM_SW, name="polar-KHIE-tailwind", polar=ASK21, windFromDegrees=190.0, windKnots=15.0),
+    dict(KHIE_FROM_SW, name="polar-KHIE-crosswind", polar=ASK21, windFromDegrees=100.0, windKnots=20.0),
+    dict(KHIE_FROM_SW, name="polar3-KHIE-headwind", polar=THREE_POINTS, windFromDegrees=10.0, windKnots=25.0),
+    # North of the Presidentials at 1,200 m to Berlin (KBML, course 054) with a 15 kt headwind and a 20 kt tailwind.
+    # Hilo (PHTO, course 084) from the Big Island's saddle at 3,000 m into a 20 kt headwind.
+    dict(BASE, name="polar-PHTO-headwind", polar=ASK21, windFromDegrees=84.0, windKnots=20.0, lat=19.68, lon=-155.45,
+         altitudeMSLMeters=3000.0, fieldLat=19.72135, fieldLon=-155.04543, fieldElevationFeet=38),
+    dict(BASE, name="polar-KBML-headwind", polar=ASK21, windFromDegrees=54.0, windKnots=15.0, lat=44.48, lon=-71.36,
+         altitudeMSLMeters=1200.0, fieldLat=44.57540, fieldLon=-71.17590, fieldElevationFeet=1161),
+    dict(BASE, name="polar-KBML-tailwind", polar=ASK21, windFromDegrees=234.0, windKnots=20.0, lat=44.48, lon=-71.36,
+         altitudeMSLMeters=1200.0, fieldLat=44.57540, fieldLon=-71.17590, fieldElevationFeet=1161),
+]
+
 SYNTHETIC = [
     # Synthetic tiles either side of the antimeridian (write_synthetic), glider at 2,500 m from 0.3°N 179.9°E.
     dict(BASE, **GLIDER, name="am-ridge-blocks", lat=0.3, lon=179.9, altitudeMSLMeters=2500.0,
@@ -212,6 +297,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     terrain = os.path.join(here, "..", "Tests", "Fixtures", "terrain")
     scenarios = SCENARIOS
+    if args[:1] == ["--polar"]:
+        scenarios = POLARS
     if args[:1] == ["--synthetic"]:
         terrain = args[1]
         write_synthetic(terrain)

@@ -23,10 +23,12 @@ func glideBenchmark() throws {
                                                                                   wind: GlideWind(fromTrueDegrees: 290, speedKnots: 15), cap: 100),
                              maximumCandidates: 200, declinationDegrees: -15, trackTrueDegrees: 0)
     let candidates = try service.candidates(for: lookup, store: store)
-    var reach: [Double] = [], linear: [Double] = [], whole: [Double] = []
+    var reach: [Double] = [], linear: [Double] = [], whole: [Double] = [], everyPoint: [Double] = []
     var results: [GlideReach.Result] = []
     let readsBefore = service.terrainReads
-    for round in 0..<30 {
+    // GLIDE_BENCH_ROUNDS and GLIDE_BENCH_SEVEN_HOURS=0 shorten the run under callgrind (docs/glide.md).
+    let rounds = ProcessEnvironment.integer("GLIDE_BENCH_ROUNDS") ?? 30
+    for round in 0..<rounds {
         var start = MonotonicClock.now()
         results = service.reach(lookup, candidates: candidates)
         reach.append(MonotonicClock.now().seconds(since: start))
@@ -35,6 +37,14 @@ func glideBenchmark() throws {
         _ = try service.candidates(for: lookup, store: store)
         _ = service.reach(lookup, candidates: candidates)
         whole.append(MonotonicClock.now().seconds(since: start))
+        // The same reach reading every point (no stretch passed over by the terrain ceilings).
+        service.skipsClearStretches = false
+        let readsEvery = service.terrainReads
+        start = MonotonicClock.now()
+        _ = service.reach(lookup, candidates: candidates)
+        everyPoint.append(MonotonicClock.now().seconds(since: start))
+        if round == 0 { print("glide: terrain points read reading every point: \(service.terrainReads - readsEvery)") }
+        service.skipsClearStretches = true
         start = MonotonicClock.now()
         let points = linearReference(lookup, candidates: candidates, terrain: terrain)
         linear.append(MonotonicClock.now().seconds(since: start))
@@ -43,13 +53,14 @@ func glideBenchmark() throws {
     let reachable = results.filter { $0.verdict == .reachable }.count
     let blocked = results.filter { $0.verdict == .blocked }.count
     let median = Bench.percentiles(reach).median, linearMedian = Bench.percentiles(linear).median
-    print("glide: \(candidates.count) candidates within \(FixedText.format(lookup.radiusNauticalMiles, decimals: 0)) nm (\(reachable) reachable, \(blocked) blocked by terrain): reach median \(FixedText.format(median * 1e3, decimals: 2)) ms (p99 \(FixedText.format(Bench.percentiles(reach).p99 * 1e3, decimals: 2)) ms), with the database query \(FixedText.format(Bench.percentiles(whole).median * 1e3, decimals: 2)) ms — goal <= 5 ms; linear reference \(FixedText.format(linearMedian * 1e3, decimals: 2)) ms: ratio \(FixedText.format(median / linearMedian, decimals: 3)) (medians of 30, same run)")
-    sevenHours(airfields: airfields, terrainDirectory: terrainDirectory)
+    print("glide: \(candidates.count) candidates within \(FixedText.format(lookup.radiusNauticalMiles, decimals: 0)) nm (\(reachable) reachable, \(blocked) blocked by terrain): reach median \(FixedText.format(median * 1e3, decimals: 2)) ms (p99 \(FixedText.format(Bench.percentiles(reach).p99 * 1e3, decimals: 2)) ms), with the database query \(FixedText.format(Bench.percentiles(whole).median * 1e3, decimals: 2)) ms — goal <= 5 ms; linear reference \(FixedText.format(linearMedian * 1e3, decimals: 2)) ms: ratio \(FixedText.format(median / linearMedian, decimals: 3)) (medians of \(rounds), same run)")
+    print("glide: reach reading every point (no terrain ceilings) median \(FixedText.format(Bench.percentiles(everyPoint).median * 1e3, decimals: 2)) ms, same run")
+    if ProcessEnvironment.integer("GLIDE_BENCH_SEVEN_HOURS") != 0 { sevenHours(airfields: airfields, terrainDirectory: terrainDirectory) }
 }
 
 /// Every candidate's path read post by post to its end (no stop at the first hit, none skipped as too low): the work a
 /// straightforward reach does. Returns the points read.
-func linearReference(_ lookup: GlideLookup, candidates: [GlideReach.Candidate], terrain: TerrainModel) -> Int {
+@inline(never) func linearReference(_ lookup: GlideLookup, candidates: [GlideReach.Candidate], terrain: TerrainModel) -> Int {
     var points = 0
     var sink = 0.0
     for candidate in candidates {
@@ -105,4 +116,8 @@ func sevenHours(airfields: AirfieldService, terrainDirectory: String) {
     }
     let elapsed = MonotonicClock.now().seconds(since: start)
     print("glide, 7 h of lookups every 5 s around Hawaii (\(lookups) lookups, \(FixedText.format(elapsed, decimals: 1)) s): terrain tiles mapped at most \(worstMapped / 1024) KiB against a budget of \(budget / 1024) KiB (peak \(terrain.peakBytesMapped / 1024) KiB), over budget after \(overBudget) lookups; \(terrain.tilesLoaded) tile loads, \(terrain.tilesEvicted) evictions; \(results) reachable fields in all")
+}
+
+enum ProcessEnvironment {
+    static func integer(_ name: String) -> Int? { getenv(name).flatMap { Int(String(cString: $0)) } }
 }

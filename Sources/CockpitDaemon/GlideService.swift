@@ -9,6 +9,10 @@ public final class GlideService {
     public let terrain: TerrainModel?
     /// Terrain points read (all lookups), for the benchmark.
     public private(set) var terrainReads = 0
+    /// Pass over stretches of path the glide line clears by the terrain's block maxima, or that have no terrain, without
+    /// reading their points (`GlideReach.evaluate`'s `terrainCeiling`: the same results). False reads every point, for
+    /// the benchmark's comparison.
+    public var skipsClearStretches = true
 
     public init(airfields: AirfieldService?, terrainDirectory: String?, memoryBudgetBytes: Int) {
         self.airfields = airfields
@@ -41,10 +45,10 @@ public final class GlideService {
                                            wind: lookup.wind, terrainMSLMeters: nil)
             }
             return GlideReach.evaluate(from: lookup.origin, to: candidate, performance: lookup.performance, margins: lookup.margins,
-                                       wind: lookup.wind) { latitude, longitude in
+                                       wind: lookup.wind, terrainMSLMeters: { latitude, longitude in
                 reads += 1
                 return terrain.elevationMeters(latitude: latitude, longitude: longitude)
-            }
+            }, terrainCeiling: skipsClearStretches ? { terrain.ceiling(south: $0, west: $1, north: $2, east: $3) } : nil)
         }
         terrainReads += reads
         return GlideReach.ranked(results)

@@ -1,18 +1,28 @@
-/// Glide performance of the aircraft: the best glide ratio (L/D, metres forward per metre down in still air) and the
-/// true airspeed it is flown at. One point of the polar: reach is worked out at best glide, XCSoar's "safety
-/// MacCready 0" (docs/glide.md).
+/// Glide performance of the aircraft: one point of the polar — the best glide ratio (L/D, metres forward per metre
+/// down in still air) and the true airspeed it is flown at — or, with `polar` set, the whole polar, from which the
+/// speed to fly along each path is worked out with the wind (MacCready 0, XCSoar's "safety MacCready"; docs/glide.md).
 public struct GlidePerformance: Sendable, Equatable {
     public var bestGlideRatio: Double
     public var bestGlideSpeedKnots: Double
+    /// The polar; nil: the one point above is flown whatever the wind.
+    public var polar: GlidePolar?
 
     public init(bestGlideRatio: Double, bestGlideSpeedKnots: Double) {
         self.bestGlideRatio = bestGlideRatio
         self.bestGlideSpeedKnots = bestGlideSpeedKnots
     }
 
+    /// Flown on `polar`: its best glide in still air is the one point.
+    public init(polar: GlidePolar) {
+        bestGlideRatio = polar.bestGlideRatio
+        bestGlideSpeedKnots = polar.bestGlideSpeedMetersPerSecond * 3_600 / UnitConversions.metersPerNauticalMile
+        self.polar = polar
+    }
+
     /// What each profile glides like when nothing is set (docs/glide.md gives the sources): a light single (C172:
     /// 68 KIAS, ≈ 9:1), a club glider (ASK 21/Astir class: 34–35:1 at 48–55 kt), a hang glider (topless class around
-    /// 12:1 at 27 kt, flex wings less), a paraglider (EN-B wing ≈ 8:1 at 20 kt).
+    /// 12:1 at 27 kt, flex wings less), a paraglider (EN-B wing ≈ 8:1 at 20 kt). The one point: `profilePolar` gives
+    /// the glider its polar.
     public static func defaults(for kind: FlightProfile.Kind) -> GlidePerformance {
         switch kind {
         case .powered: GlidePerformance(bestGlideRatio: 9, bestGlideSpeedKnots: 70)
@@ -20,6 +30,26 @@ public struct GlidePerformance: Sendable, Equatable {
         case .hangGlider: GlidePerformance(bestGlideRatio: 12, bestGlideSpeedKnots: 27)
         case .paraglider: GlidePerformance(bestGlideRatio: 8, bestGlideSpeedKnots: 20)
         }
+    }
+
+    /// The polar a profile flies when no polar and no glide point is set: the ASK 21 for a glider; none for the
+    /// others (a powered aircraft is flown at its best glide speed; hang glider and paraglider polars vary too much
+    /// between wings for one default).
+    public static func profilePolar(for kind: FlightProfile.Kind) -> GlidePolar? {
+        kind == .glider ? GlidePolar.ask21 : nil
+    }
+
+    /// How a path with this head- and crosswind is flown: at best glide speed on one point, at the MacCready 0 speed
+    /// to fly on a polar. Nil when no way is made over the ground.
+    public func glide(headwindKnots: Double, crosswindKnots: Double) -> GroundGlide? {
+        if let polar { return polar.speedToFly(headwindKnots: headwindKnots, crosswindKnots: crosswindKnots) }
+        let airspeed = bestGlideSpeedKnots
+        guard bestGlideRatio > 0, crosswindKnots.magnitude < airspeed else { return nil }
+        let groundSpeed = (airspeed * airspeed - crosswindKnots * crosswindKnots).squareRoot() - headwindKnots
+        guard groundSpeed > 0 else { return nil }
+        // The still-air glide angle scaled by airspeed over ground speed.
+        return GroundGlide(airspeedKnots: airspeed, groundSpeedKnots: groundSpeed,
+                           heightLostPerMeter: airspeed / (bestGlideRatio * groundSpeed))
     }
 }
 
@@ -44,8 +74,10 @@ public struct GlideWind: Sendable, Equatable {
 
 /// Everything reach and its callout need from the settings.
 public struct GlideConfiguration: Sendable, Equatable {
-    /// Set in the settings; nil: the flight profile's default.
+    /// The one glide point set in the settings; nil: the flight profile's default.
     public var performance: GlidePerformance?
+    /// The polar as set (`glide-polar`).
+    public var polar = PolarChoice.profile
     public var margins = GlideMargins()
     public var wind = GlideWind()
     /// The pilot said the engine is out (`engine-out`): the callout speaks for a powered aircraft.
@@ -59,7 +91,22 @@ public struct GlideConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    public enum PolarChoice: Sendable, Equatable {
+        /// The profile's polar (`GlidePerformance.profilePolar`) unless a glide point is set.
+        case profile
+        /// No polar: the glide point (set, or the profile's) whatever the wind.
+        case none
+        case set(GlidePolar)
+    }
+
+    /// A polar set wins; then a glide point set; then the profile's polar, or its one point.
     public func performance(for kind: FlightProfile.Kind) -> GlidePerformance {
-        performance ?? GlidePerformance.defaults(for: kind)
+        switch polar {
+        case .set(let polar): return GlidePerformance(polar: polar)
+        case .none: return performance ?? GlidePerformance.defaults(for: kind)
+        case .profile:
+            if let performance { return performance }
+            return GlidePerformance.profilePolar(for: kind).map(GlidePerformance.init(polar:)) ?? GlidePerformance.defaults(for: kind)
+        }
     }
 }

@@ -53,7 +53,7 @@ public enum GlideReach {
         public var candidate: Candidate
         public var distanceMeters: Double
         public var courseTrueDegrees: Double
-        /// Ground speed along the course at best glide with the wind; nil when the wind is too strong to make way.
+        /// Ground speed along the course at the speed flown, with the wind; nil when the wind is too strong to make way.
         public var groundSpeedKnots: Double?
         /// Height over the field on arrival (nil when no way can be made against the wind).
         public var arrivalHeightMeters: Double?
@@ -62,6 +62,8 @@ public enum GlideReach {
         public var blockedAtMeters: Double?
         /// The first point along the path with no terrain.
         public var terrainUnknownFromMeters: Double?
+        /// The true airspeed the path is flown at: best glide, or the polar's speed to fly in this wind.
+        public var speedToFlyKnots: Double? = nil
 
         /// The arrival height above the arrival margin: what the pilot has to spare.
         public func spareMeters(_ margins: GlideMargins) -> Double? { arrivalHeightMeters.map { $0 - margins.arrivalHeightMeters } }
@@ -77,22 +79,38 @@ public enum GlideReach {
         return speed > 0 ? speed : nil
     }
 
+    /// What the terrain model says of a box of latitude and longitude as a whole (`terrainCeiling`).
+    public enum TerrainCeiling: Sendable, Equatable {
+        /// No point in the box is higher than this (MSL), and every point is known.
+        case known(maximumMSLMeters: Double)
+        /// No point in the box is known.
+        case unknownEverywhere
+        /// Nothing said: the points are read one by one.
+        case mixed
+    }
+
     /// The reach to one field. `terrainMSLMeters(latitude, longitude)` gives the terrain height (nil: unknown); it is
     /// asked only when the field is high enough to matter, and no more once the glide line has met the terrain. No
-    /// terrain model at all (nil): the whole path is unknown, and is not walked.
+    /// terrain model at all (nil): the whole path is unknown, and is not walked. `terrainCeiling(south, west, north,
+    /// east)`, when given, lets whole stretches of path be passed over without reading their points: one where the
+    /// glide line at its far end is at or above the box's ceiling + clearance (it cannot be blocked there), one with
+    /// no terrain at all (unknown from its first point). The verdict, arrival height and distances are the same as
+    /// reading every point.
     public static func evaluate(from origin: Origin, to candidate: Candidate, performance: GlidePerformance, margins: GlideMargins,
-                                wind: GlideWind, terrainMSLMeters: ((Double, Double) -> Double?)?) -> Result {
+                                wind: GlideWind, terrainMSLMeters: ((Double, Double) -> Double?)?,
+                                terrainCeiling: ((Double, Double, Double, Double) -> TerrainCeiling)? = nil) -> Result {
         let distance = GreatCircle.distanceMeters(latitude1: origin.latitudeDegrees, longitude1: origin.longitudeDegrees,
                                                   latitude2: candidate.latitudeDegrees, longitude2: candidate.longitudeDegrees)
         let course = GreatCircle.initialBearingDegrees(latitude1: origin.latitudeDegrees, longitude1: origin.longitudeDegrees,
                                                        latitude2: candidate.latitudeDegrees, longitude2: candidate.longitudeDegrees)
         var result = Result(candidate: candidate, distanceMeters: distance, courseTrueDegrees: course, groundSpeedKnots: nil,
                             arrivalHeightMeters: nil, verdict: .tooLow)
-        guard let groundSpeed = groundSpeedKnots(courseTrueDegrees: course, airspeedKnots: performance.bestGlideSpeedKnots, wind: wind),
-              performance.bestGlideRatio > 0 else { return result }
-        result.groundSpeedKnots = groundSpeed
-        // Metres of height per metre over the ground: the still-air glide angle scaled by airspeed over ground speed.
-        let sinkPerMeter = performance.bestGlideSpeedKnots / (performance.bestGlideRatio * groundSpeed)
+        let angle = GreatCircle.radians(course - wind.fromTrueDegrees)
+        guard let glide = performance.glide(headwindKnots: wind.speedKnots * Double.cos(angle),
+                                            crosswindKnots: wind.speedKnots * Double.sin(angle)) else { return result }
+        result.groundSpeedKnots = glide.groundSpeedKnots
+        result.speedToFlyKnots = glide.airspeedKnots
+        let sinkPerMeter = glide.heightLostPerMeter
         let arrival = origin.altitudeMSLMeters - distance * sinkPerMeter - candidate.elevationMSLMeters
         result.arrivalHeightMeters = arrival
         guard arrival >= margins.arrivalHeightMeters else { return result }
@@ -104,30 +122,45 @@ public enum GlideReach {
         }
         let path = PathPoints(from: origin, to: candidate)
         var anchor = (step: 0, latitude: origin.latitudeDegrees, longitude: origin.longitudeDegrees)
-        var next = anchor
-        for step in 1...steps {
-            let fraction = Double(step) / Double(steps)
-            let along = distance * fraction
+        while anchor.step < steps {
             // Exact great-circle points every `anchorSteps` (1.4 km), straight in latitude and longitude between them.
-            if step > next.step {
-                anchor = next
-                let nextStep = min(steps, anchor.step + anchorSteps)
-                let exact = path.point(at: Double(nextStep) / Double(steps))
-                next = (nextStep, exact.latitude, exact.longitude)
-            }
-            let between = Double(step - anchor.step) / Double(next.step - anchor.step)
+            let nextStep = min(steps, anchor.step + anchorSteps)
+            let exact = path.point(at: Double(nextStep) / Double(steps))
+            let next = (step: nextStep, latitude: exact.latitude, longitude: exact.longitude)
+            defer { anchor = next }
             var longitudeChange = next.longitude - anchor.longitude
             if longitudeChange > 180 { longitudeChange -= 360 } else if longitudeChange < -180 { longitudeChange += 360 }
-            let point = (latitude: anchor.latitude + (next.latitude - anchor.latitude) * between,
-                         longitude: anchor.longitude + longitudeChange * between)
-            guard let terrain = terrainMSLMeters(point.latitude, point.longitude) else {
-                if result.terrainUnknownFromMeters == nil { result.terrainUnknownFromMeters = along }
-                continue
+            // The stretch's points lie in the box of its ends (unless it crosses the antimeridian: then read them).
+            if let terrainCeiling, (anchor.longitude + longitudeChange - next.longitude).magnitude < 1e-9 {
+                let pad = 1e-9   // degrees: the interpolated points may be a rounding off the ends
+                let ceiling = terrainCeiling(min(anchor.latitude, next.latitude) - pad, min(anchor.longitude, next.longitude) - pad,
+                                             max(anchor.latitude, next.latitude) + pad, max(anchor.longitude, next.longitude) + pad)
+                switch ceiling {
+                case .known(let highest):
+                    let lowestGlide = origin.altitudeMSLMeters - distance * (Double(next.step) / Double(steps)) * sinkPerMeter
+                    if lowestGlide >= highest + margins.terrainClearanceMeters { continue }
+                case .unknownEverywhere:
+                    if result.terrainUnknownFromMeters == nil {
+                        result.terrainUnknownFromMeters = distance * (Double(anchor.step + 1) / Double(steps))
+                    }
+                    continue
+                case .mixed: break
+                }
             }
-            if origin.altitudeMSLMeters - along * sinkPerMeter < terrain + margins.terrainClearanceMeters {
-                result.blockedAtMeters = along
-                result.verdict = .blocked
-                return result
+            for step in (anchor.step + 1)...next.step {
+                let along = distance * (Double(step) / Double(steps))
+                let between = Double(step - anchor.step) / Double(next.step - anchor.step)
+                let point = (latitude: anchor.latitude + (next.latitude - anchor.latitude) * between,
+                             longitude: anchor.longitude + longitudeChange * between)
+                guard let terrain = terrainMSLMeters(point.latitude, point.longitude) else {
+                    if result.terrainUnknownFromMeters == nil { result.terrainUnknownFromMeters = along }
+                    continue
+                }
+                if origin.altitudeMSLMeters - along * sinkPerMeter < terrain + margins.terrainClearanceMeters {
+                    result.blockedAtMeters = along
+                    result.verdict = .blocked
+                    return result
+                }
             }
         }
         result.verdict = result.terrainUnknownFromMeters == nil ? .reachable : .terrainUnknown

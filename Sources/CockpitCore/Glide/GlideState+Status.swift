@@ -10,7 +10,8 @@ extension StatusSnapshot {
         var object: JSONObject = [
             "glideRatio": .number(performance.bestGlideRatio, decimals: 1),
             "bestGlideSpeedKnots": .number(performance.bestGlideSpeedKnots, decimals: 0),
-            "performanceFrom": .string(configuration.glide.performance == nil ? "the \(kind.rawValue) profile's default" : "settings"),
+            "performanceFrom": .string(Self.glidePerformanceSource(configuration.glide, kind: kind)),
+            "polar": .bool(performance.polar != nil),
             "terrainClearanceFeet": .number(UnitConversions.feet(fromMeters: configuration.glide.margins.terrainClearanceMeters), decimals: 0),
             "arrivalHeightFeet": .number(UnitConversions.feet(fromMeters: configuration.glide.margins.arrivalHeightMeters), decimals: 0),
             "windFromTrueDegrees": .number(configuration.glide.wind.fromTrueDegrees, decimals: 0),
@@ -38,6 +39,18 @@ extension StatusSnapshot {
         object["fields"] = .array(update.results.prefix(Self.glideFieldsShown).map { .object($0.json(update.lookup)) })
         return object
     }
+
+    /// Where the glide performance comes from, in words.
+    static func glidePerformanceSource(_ glide: GlideConfiguration, kind: FlightProfile.Kind) -> String {
+        switch glide.polar {
+        case .set: return "the polar set, speed to fly in the wind"
+        case .none: return glide.performance == nil ? "the \(kind.rawValue) profile's default" : "settings"
+        case .profile:
+            if glide.performance != nil { return "settings" }
+            return GlidePerformance.profilePolar(for: kind) == nil ? "the \(kind.rawValue) profile's default"
+                : "the \(kind.rawValue) profile's polar (ASK 21), speed to fly in the wind"
+        }
+    }
 }
 
 extension GlideReach.Result {
@@ -53,6 +66,7 @@ extension GlideReach.Result {
             "bearingTrueDegrees": .number(courseTrueDegrees, decimals: 0),
             "bearingMagneticDegrees": .number(magnetic, decimals: 0),
             "groundSpeedKnots": .number(groundSpeedKnots, decimals: 0),
+            "speedToFlyKnots": .number(speedToFlyKnots, decimals: 0),
             "elevationFeet": .number(UnitConversions.feet(fromMeters: candidate.elevationMSLMeters), decimals: 0),
             "arrivalHeightFeet": .number(arrivalHeightMeters.map(UnitConversions.feet(fromMeters:)), decimals: 0),
             "spareFeet": .number(spareMeters(lookup.margins).map(UnitConversions.feet(fromMeters:)), decimals: 0),

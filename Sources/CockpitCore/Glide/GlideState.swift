@@ -28,8 +28,8 @@ public struct GlideLookup: Sendable, Equatable {
     /// The farthest any field can be reached from `origin`: gliding down to sea level with the whole wind behind.
     public static func radiusNauticalMiles(altitudeMSLMeters: Double, performance: GlidePerformance, wind: GlideWind,
                                            cap: Double) -> Double {
-        let speedFactor = (performance.bestGlideSpeedKnots + wind.speedKnots) / max(1, performance.bestGlideSpeedKnots)
-        let meters = max(0, altitudeMSLMeters) * performance.bestGlideRatio * speedFactor
+        guard let glide = performance.glide(headwindKnots: -wind.speedKnots, crosswindKnots: 0), glide.heightLostPerMeter > 0 else { return 0 }
+        let meters = max(0, altitudeMSLMeters) / glide.heightLostPerMeter
         return min(cap, meters / UnitConversions.metersPerNauticalMile)
     }
 }

@@ -21,6 +21,9 @@ public struct GlideSettings: SettingsGroup {
               help: "Best glide true airspeed in knots, or 'profile' (powered 70, glider 55, hang-glider 27, paraglider 20).",
               set: { $0.glideSpeedKnots = $1 == "profile" ? nil : try SettingValue.number($1, 10...200) },
               show: { $0.glideSpeedKnots.map(SettingValue.format) ?? "profile" }),
+        .init("glide-polar", .value(name: "KMH:MPS,KMH:MPS,KMH:MPS"), replay: .recorded,
+              help: "Polar: three points (speed km/h : sink m/s), flown at the MacCready 0 speed to fly in the wind; 'profile' (glider: the ASK 21; others none unless glide-ratio or glide-speed-knots is set) or 'none'.",
+              set: { $0.glide.polar = try parsePolar($1) }, show: { showPolar($0.glide.polar) }),
         .init("terrain-clearance-meters", .value(name: "M"), replay: .recorded,
               help: "Reach: the glide line stays this high above the terrain all the way (XCSoar's default 150).",
               set: { $0.glide.margins.terrainClearanceMeters = try SettingValue.number($1, 0...2_000) },
@@ -45,6 +48,33 @@ public struct GlideSettings: SettingsGroup {
               help: "The most the terrain tiles read for reach may map, in MiB (least recently used tiles go first).",
               set: { $0.terrainCacheMiB = try SettingValue.integer($1, 3...1_024) }, show: { String($0.terrainCacheMiB) }),
     ]
+
+    static func parsePolar(_ text: String) throws(SettingError) -> GlideConfiguration.PolarChoice {
+        if text == "profile" { return .profile }
+        if text == "none" { return .none }
+        var points: [GlidePolar.Point] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard pair.count == 2 else { throw SettingError("must be three KMH:MPS points (e.g. 80:0.7,120:1.2,160:2.2), 'profile' or 'none', not \"\(text)\"") }
+            points.append(GlidePolar.Point(speedKilometersPerHour: try SettingValue.number(String(pair[0]), 20...350),
+                                           sinkMetersPerSecond: try SettingValue.number(String(pair[1]), 0.1...20)))
+        }
+        guard points.count == 3 else { throw SettingError("must be three KMH:MPS points, not \(points.count)") }
+        guard let polar = GlidePolar(points: points) else {
+            throw SettingError("\"\(text)\" is not a polar: three different speeds whose sink rates make a curve with a lowest sink above zero")
+        }
+        return .set(polar)
+    }
+
+    static func showPolar(_ choice: GlideConfiguration.PolarChoice) -> String {
+        switch choice {
+        case .profile: "profile"
+        case .none: "none"
+        case .set(let polar):
+            polar.points.map { SettingValue.format($0.speedKilometersPerHour) + ":" + SettingValue.format($0.sinkMetersPerSecond) }
+                .joined(separator: ",")
+        }
+    }
 
     static func parseWind(_ text: String) throws(SettingError) -> GlideWind {
         if text == "calm" { return GlideWind() }

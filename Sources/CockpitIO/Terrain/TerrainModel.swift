@@ -1,3 +1,5 @@
+public import CockpitCore
+
 /// SRTM terrain from `.hgt` tiles in a directory: big-endian int16 metres above the EGM96 geoid, 1201² (3″) or 3601²
 /// (1″) posts, named after the south-west corner (`N19W156.hgt`), rows north to south, edge posts shared with the
 /// neighbours, −32768 = void. Tiles are memory-mapped on demand and kept in a small LRU (`maximumTiles`, and at most
@@ -17,15 +19,25 @@ public final class TerrainModel {
     public private(set) var bytesMapped = 0
     public private(set) var peakBytesMapped = 0
     public private(set) var tilesEvicted = 0
-    /// The last tile read: consecutive points along a path are nearly always on it.
-    private var lastKey: TileKey?
-    private var lastTile: Tile?
+    /// The last tile read, as plain values (no reference counting per point): consecutive points along a path are
+    /// nearly always on it. `lastPosts` is nil for a tile that is missing; it stays valid while the tile is cached
+    /// (evicting it forgets the last tile).
+    private var lastSouth = Int.min, lastWest = Int.min
+    private var lastPosts: UnsafeRawPointer?
+    private var lastSize = 0
 
     struct TileKey: Hashable { var south: Int; var west: Int }
 
     final class Tile {
         let file: MappedFile
         let size: Int
+        /// The highest post of each block of `blockPosts`² posts, worked out the first time a block is asked for
+        /// (`unread`), `blockHasVoid` when any post in it is a void.
+        var blockMaximum: [Int16]
+        let blocksPerSide: Int
+        static let blockPosts = 40
+        static let unread = Int16.min, blockHasVoid = Int16.min + 1
+
         init?(file: MappedFile) {
             switch file.count {
             case 1201 * 1201 * 2: size = 1201
@@ -33,8 +45,25 @@ public final class TerrainModel {
             default: return nil
             }
             self.file = file
+            blocksPerSide = (size + Self.blockPosts - 1) / Self.blockPosts
+            blockMaximum = Array(repeating: Self.unread, count: blocksPerSide * blocksPerSide)
         }
         @inline(__always) func post(row: Int, column: Int) -> Int16 { file.bigEndianInt16(at: (row * size + column) * 2) }
+
+        func maximum(blockRow: Int, blockColumn: Int) -> Int16 {
+            let index = blockRow * blocksPerSide + blockColumn
+            if blockMaximum[index] != Self.unread { return blockMaximum[index] }
+            var highest = Int16.min + 2
+            rows: for row in (blockRow * Self.blockPosts)..<min(size, (blockRow + 1) * Self.blockPosts) {
+                for column in (blockColumn * Self.blockPosts)..<min(size, (blockColumn + 1) * Self.blockPosts) {
+                    let value = post(row: row, column: column)
+                    if value == TerrainModel.void { highest = Self.blockHasVoid; break rows }
+                    highest = max(highest, value)
+                }
+            }
+            blockMaximum[index] = highest
+            return highest
+        }
     }
 
     public init(directory: String, maximumTiles: Int = 4, memoryBudgetBytes: Int = Int.max) {
@@ -58,27 +87,67 @@ public final class TerrainModel {
             lon = lon.truncatingRemainder(dividingBy: 360)
             if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         }
-        let south = Int(latitude.rounded(.down)), west = Int(lon.rounded(.down))
-        guard let tile = tile(TileKey(south: south, west: west)) else { return nil }
-        let span = Double(tile.size - 1)
+        let south = Self.floor(latitude), west = Self.floor(lon)
+        if south != lastSouth || west != lastWest { useTile(south: south, west: west) }
+        guard let posts = lastPosts else { return nil }
+        let size = lastSize
+        let span = Double(size - 1)
         let y = (Double(south + 1) - latitude) * span          // rows from the north edge
         let x = (lon - Double(west)) * span                     // columns from the west edge
-        let row = min(Int(y), tile.size - 2), column = min(Int(x), tile.size - 2)
+        let row = min(Int(y), size - 2), column = min(Int(x), size - 2)
         let fy = y - Double(row), fx = x - Double(column)
-        let a = tile.post(row: row, column: column), b = tile.post(row: row, column: column + 1)
-        let c = tile.post(row: row + 1, column: column), d = tile.post(row: row + 1, column: column + 1)
+        let offset = (row * size + column) * 2
+        let a = Self.post(posts, offset), b = Self.post(posts, offset + 2)
+        let c = Self.post(posts, offset + size * 2), d = Self.post(posts, offset + size * 2 + 2)
         guard a != Self.void, b != Self.void, c != Self.void, d != Self.void else { return nil }
         let top = Double(a) * (1 - fx) + Double(b) * fx
         let bottom = Double(c) * (1 - fx) + Double(d) * fx
         return top * (1 - fy) + bottom * fy
     }
 
-    private func tile(_ key: TileKey) -> Tile? {
-        if key == lastKey { return lastTile }
-        let found = lookUp(key)
-        lastKey = key
-        lastTile = found
-        return found
+    /// The highest the terrain is anywhere in a box of latitude and longitude (south…north, west…east, within −180…180
+    /// and not across the antimeridian): an upper bound of every `elevationMeters` in it (bilinear heights never exceed
+    /// their posts), from the highest post of the blocks of 40² posts the box touches. `unknownEverywhere` when the box
+    /// is on one missing tile; `mixed` (nothing said) when it spans tiles or touches a void.
+    public func ceiling(south: Double, west: Double, north: Double, east: Double) -> GlideReach.TerrainCeiling {
+        guard south.isFinite, north.isFinite, west.isFinite, east.isFinite, abs(south) < 90, abs(north) < 90,
+              west >= -180, east < 180, south <= north, west <= east else { return .mixed }
+        let tileSouth = Self.floor(south), tileWest = Self.floor(west)
+        guard Self.floor(north) == tileSouth, Self.floor(east) == tileWest else { return .mixed }
+        guard let tile = lookUp(TileKey(south: tileSouth, west: tileWest)) else { return .unknownEverywhere }
+        let span = Double(tile.size - 1)
+        // Posts the bilinear heights in the box use: rows from the north edge, columns from the west edge, and the
+        // next row and column of each.
+        let firstRow = Int((Double(tileSouth + 1) - north) * span), lastRow = min(tile.size - 1, Int((Double(tileSouth + 1) - south) * span) + 1)
+        let firstColumn = Int((west - Double(tileWest)) * span), lastColumn = min(tile.size - 1, Int((east - Double(tileWest)) * span) + 1)
+        var highest = Int16.min
+        for blockRow in (firstRow / Tile.blockPosts)...(lastRow / Tile.blockPosts) {
+            for blockColumn in (firstColumn / Tile.blockPosts)...(lastColumn / Tile.blockPosts) {
+                let block = tile.maximum(blockRow: blockRow, blockColumn: blockColumn)
+                if block == Tile.blockHasVoid { return .mixed }
+                highest = max(highest, block)
+            }
+        }
+        return .known(maximumMSLMeters: Double(highest))
+    }
+
+    /// ⌊value⌋ for |value| < 2⁵³ without a libm call.
+    @inline(__always) static func floor(_ value: Double) -> Int {
+        let truncated = Int(value)
+        return Double(truncated) > value ? truncated - 1 : truncated
+    }
+
+    @inline(__always) static func post(_ posts: UnsafeRawPointer, _ offset: Int) -> Int16 {
+        Int16(bitPattern: UInt16(posts.load(fromByteOffset: offset, as: UInt8.self)) << 8
+              | UInt16(posts.load(fromByteOffset: offset + 1, as: UInt8.self)))
+    }
+
+    private func useTile(south: Int, west: Int) {
+        let tile = lookUp(TileKey(south: south, west: west))
+        lastSouth = south
+        lastWest = west
+        lastPosts = tile?.file.pointer
+        lastSize = tile?.size ?? 0
     }
 
     private func lookUp(_ key: TileKey) -> Tile? {
@@ -95,7 +164,7 @@ public final class TerrainModel {
         while recent.count > maximumTiles || (bytesMapped > memoryBudgetBytes && recent.count > 1) {
             let oldest = recent.removeFirst()
             if let evicted = tiles.removeValue(forKey: oldest) ?? nil { bytesMapped -= evicted.file.count; tilesEvicted += 1 }
-            if oldest == lastKey { lastKey = nil; lastTile = nil }
+            if oldest == TileKey(south: lastSouth, west: lastWest) { lastSouth = .min; lastWest = .min; lastPosts = nil }
         }
         peakBytesMapped = max(peakBytesMapped, bytesMapped)
         return loaded
