@@ -4,6 +4,9 @@ public import CockpitCore
 /// line source's decoder, a record to its record source's (`WireSources`: gpsd's JSON, SBS, FLARM, OGN; the BMP280's
 /// ADC words through the datasheet compensation, traffic datagrams through `TrafficDatagramCheck`).
 public struct InputDecoder: Sendable {
+    /// The line sources' names and decoders, in `WireSources.lineSources` order. Looked up by comparing the name (gpsd
+    /// first): four short names compare in fewer instructions than one hash of the name.
+    private let lineSourceNames = WireSources.lineSources.map { $0.source }
     private var lineDecoders = WireSources.makeLineDecoders()
     private var recordDecoders = WireSources.makeRecordDecoders()
 
@@ -32,9 +35,11 @@ public struct InputDecoder: Sendable {
         switch input {
         case .line(let source, let text):
             // A source without a decoder cannot reach here: recordings only give lines of registered sources.
-            return lineDecoders[source]?.decode(text)
+            guard let index = lineSourceNames.firstIndex(of: source) else { return nil }
+            return lineDecoders[index].decode(text)
         case .lineSourceLink(let source, let link):
-            return lineDecoders[source]?.link(link)
+            guard let index = lineSourceNames.firstIndex(of: source) else { return nil }
+            return lineDecoders[index].link(link)
         case .record(let wrapped):
             for index in recordDecoders.indices {
                 if let event = recordDecoders[index].decodeAny(wrapped.record) { return event }

@@ -102,12 +102,8 @@ public enum WireSources {
 
     private static func recordType<D: WireRecordDecoder>(of decoder: D.Type) -> any WireRecord.Type { D.Record.self }
 
-    /// A fresh decoder for every line source, by source name.
-    static func makeLineDecoders() -> [String: any WireLineDecoder] {
-        var decoders: [String: any WireLineDecoder] = [:]
-        for type in lineSources { decoders[type.source] = type.init() }
-        return decoders
-    }
+    /// A fresh decoder for every line source, in `lineSources` order.
+    static func makeLineDecoders() -> [any WireLineDecoder] { lineSources.map { $0.init() } }
 
     /// A fresh decoder for every record source.
     static func makeRecordDecoders() -> [any WireRecordDecoder] { recordSources.map { $0.init() } }

@@ -72,8 +72,9 @@ extension RadioTrafficSettings {
 
 /// The APRS-IS connection: a `TCPLineSource` of the `ogn` source (its lines recorded and decoded as an own OGN
 /// receiver's) that logs in with the range filter around the centre. Following the own position, it does not connect
-/// before the first fix, and logs in again around the new position when the aircraft has moved more than a quarter
-/// of the range from the centre in use (checked every 5 s on the loop).
+/// before the first fix, sends only the position's 0.1° cell with the filter 8 km wider, and logs in again around the
+/// new cell when the aircraft has moved more than a quarter of the range (plus those 8 km) from the centre in use
+/// (checked every 5 s on the loop).
 final class OGNAPRSISInput: LiveInput {
     typealias Position = (latitudeDegrees: Double, longitudeDegrees: Double)
 
@@ -100,12 +101,15 @@ final class OGNAPRSISInput: LiveInput {
         source = TCPLineSource(
             source: RadioSourceKind.ogn.rawValue, endpoint: endpoint, maximumLineBytes: OGNDecoder.maximumLineBytes, loop: host.loop,
             greeting: {
-                guard let centre = fixedCentre ?? centres.ownPosition.withLock({ $0 }) else {
+                // From the own position, the centre is its 0.1° cell and the filter that much wider (APRSISLogin).
+                let margin = fixedCentre == nil ? APRSISLogin.coarseCentreMarginKilometers : 0
+                guard let centre = fixedCentre ?? centres.ownPosition.withLock({ $0 }).map({
+                    (APRSISLogin.coarseDegrees($0.latitudeDegrees), APRSISLogin.coarseDegrees($0.longitudeDegrees)) }) else {
                     return .notYet(reason: "waiting for an own position to centre the APRS-IS range filter on")
                 }
                 centres.loginCentre.withLock { $0 = centre }
                 return .line(APRSISLogin(callsign: callsign, centreLatitudeDegrees: centre.latitudeDegrees,
-                                         centreLongitudeDegrees: centre.longitudeDegrees, rangeKilometers: rangeKilometers,
+                                         centreLongitudeDegrees: centre.longitudeDegrees, rangeKilometers: rangeKilometers + margin,
                                          softwareVersion: CockpitVersion.version).line)
             }, deliver: { host.ingestLive($0) })
     }
@@ -130,8 +134,8 @@ final class OGNAPRSISInput: LiveInput {
         centres.ownPosition.withLock { $0 = (latitude, longitude) }
         guard let centre = centres.loginCentre.withLock({ $0 }),
               APRSISLogin.needsNewCentre(centreLatitudeDegrees: centre.latitudeDegrees, centreLongitudeDegrees: centre.longitudeDegrees,
-                                         ownLatitudeDegrees: latitude, ownLongitudeDegrees: longitude,
-                                         rangeKilometers: rangeKilometers) else { return }
+                                         ownLatitudeDegrees: latitude, ownLongitudeDegrees: longitude, rangeKilometers: rangeKilometers,
+                                         marginKilometers: APRSISLogin.coarseCentreMarginKilometers) else { return }
         centres.loginCentre.withLock { $0 = nil }
         source.reconnect(reason: "the aircraft moved more than a quarter of the \(rangeKilometers) km range from the filter's centre; logging in again around it")
     }

@@ -38,12 +38,23 @@ public struct APRSISLogin: Sendable, Equatable {
     }
 
     /// The filter follows the aircraft: a new centre is asked for when the own position is more than a quarter of the
-    /// range from the centre in use, so the filter's circle always holds at least three quarters of the range around it.
+    /// range (plus `marginKilometers`) from the centre in use, so the filter's circle always holds at least three
+    /// quarters of the range around it.
     public static func needsNewCentre(centreLatitudeDegrees: Double, centreLongitudeDegrees: Double, ownLatitudeDegrees: Double,
-                                      ownLongitudeDegrees: Double, rangeKilometers: Int) -> Bool {
+                                      ownLongitudeDegrees: Double, rangeKilometers: Int, marginKilometers: Int = 0) -> Bool {
         GreatCircle.distanceMeters(latitude1: centreLatitudeDegrees, longitude1: centreLongitudeDegrees,
-                                   latitude2: ownLatitudeDegrees, longitude2: ownLongitudeDegrees) > Double(rangeKilometers) * 1_000 / 4
+                                   latitude2: ownLatitudeDegrees, longitude2: ownLongitudeDegrees)
+            > (Double(rangeKilometers) / 4 + Double(marginKilometers)) * 1_000
     }
+
+    /// A centre taken from the own position is sent rounded to 0.1°, as the relay's ground query is: the server (and
+    /// anyone reading its logs) learns the 11 km cell the aircraft is in, never where it stands.
+    public static func coarseDegrees(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    /// How far a position can be from its coarse centre, rounded up: half a cell of 0.1° in latitude (5.56 km) and at
+    /// most that in longitude, 7.9 km on the diagonal. The filter around a coarse centre is this much wider, so it
+    /// still holds the asked range around the aircraft.
+    public static let coarseCentreMarginKilometers = 8
 
     /// Decimal degrees to four decimals, as the filter and the settings write them.
     public static func fourDecimals(_ value: Double) -> String {
