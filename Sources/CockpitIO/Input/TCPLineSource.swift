@@ -11,9 +11,14 @@ public import CockpitWire
 /// decoded by the same code in replay. Connection changes are `RawInput.lineSourceLink`. When the server is absent or
 /// goes, it reconnects with `ReconnectDelay.network` (every 100 ms on this machine, 250 ms doubling to 10 s to
 /// another host). Lines longer than `maximumLineBytes` reach the decoder cut, to be refused there.
+///
+/// `readIntervalSeconds`: nil reads each segment as it arrives; a value reads what has arrived at most that often
+/// (`PacedReads`), so a server that writes every line in a segment of its own (dump1090: 1,260 a second for 300
+/// aircraft) wakes the daemon once per interval, not once per line. The lines then reach the core up to that late.
 public final class TCPLineSource: Sendable {
     public let source: String
     public let endpoint: NetworkEndpoint
+    public let readIntervalSeconds: Double?
     private let maximumLineBytes: Int
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
@@ -21,10 +26,11 @@ public final class TCPLineSource: Sendable {
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// `deliver` is called on `loop` only, in arrival order: connection changes and every line.
-    public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, loop: any EventLoop,
+    public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, readIntervalSeconds: Double? = nil, loop: any EventLoop,
                 deliver: @escaping @Sendable (TimedInput) -> Void) {
         self.source = source
         self.endpoint = endpoint
+        self.readIntervalSeconds = readIntervalSeconds
         self.maximumLineBytes = maximumLineBytes
         self.loop = loop
         self.deliver = deliver
@@ -60,6 +66,7 @@ public final class TCPLineSource: Sendable {
                 return
             }
             let source = self.source, deliver = self.deliver, limit = maximumLineBytes
+            let interval = readIntervalSeconds.map { TimeAmount.nanoseconds(Int64($0 * 1e9)) }
             let isStopped: @Sendable () -> Bool = { [self] in self.isStopped }
             let connection: any Channel
             do {
@@ -67,6 +74,10 @@ public final class TCPLineSource: Sendable {
                     .connectTimeout(.seconds(5))
                     .channelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
+                            if let interval {
+                                try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+                                try channel.pipeline.syncOperations.addHandler(PacedReads(interval: interval))
+                            }
                             try channel.pipeline.syncOperations.addHandler(
                                 LineSourceHandler(source: source, maximumLineBytes: limit, deliver: deliver, isStopped: isStopped))
                         }
@@ -91,6 +102,28 @@ public final class TCPLineSource: Sendable {
             reportedDisconnected = true
             stopSignal.wait(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
         }
+    }
+}
+
+/// Reads a channel whose `autoRead` is off at most once per `interval`: the first read when it connects, then each
+/// one `interval` after the last ended. A read takes everything the socket holds then; with nothing there, it waits
+/// for the next segment. The end of the connection is seen at the next read.
+final class PacedReads: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let interval: TimeAmount
+
+    init(interval: TimeAmount) { self.interval = interval }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        context.read()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: interval) { channel.read() }
     }
 }
 
