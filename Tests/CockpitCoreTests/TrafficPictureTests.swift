@@ -183,4 +183,29 @@ struct TrafficPictureTests {
         let later = MonotonicInstant(seconds: 41 + GeometricPressureDifference.usableForSeconds + 1)
         #expect(engine.radioTraffic.geometricMinusPressure?.feet(at: later) == nil)
     }
+
+    /// The picture's order — nearest first, unplaced last, then by `key` ("icao 4D2023") — is kept when the keys are
+    /// compared without being written: the same order as sorting on the written keys, ties in distance included, for
+    /// every address type, identifiers above 24 bits and a type that begins another.
+    @Test func theOrderIsDistanceThenTheWrittenKey() {
+        var generator = SystemRandomNumberGenerator()
+        let types = ["icao", "flarm", "ogn", "random", "non-icao", "cockpitd", "icao2"]
+        for _ in 0..<50 {
+            let targets = (0..<120).map { _ -> PictureTarget in
+                let distance: Double? = Bool.random(using: &generator) ? nil : Double(Int.random(in: 0...5, using: &generator))
+                let relative = distance.map {
+                    RelativeTraffic(latitudeDegrees: 47, longitudeDegrees: 8, distanceNauticalMiles: $0, bearingTrueDegrees: 0,
+                                    ageSeconds: 0, deadReckoned: false)
+                }
+                let identifier = UInt32.random(in: 0...0x30, using: &generator) | (Bool.random(using: &generator) ? 0x0100_0000 : 0)
+                return PictureTarget(origin: .relay(identifier), identifier: identifier, addressType: types.randomElement(using: &generator)!,
+                                     sources: [], relative: relative, heardLatitudeDegrees: 47, heardLongitudeDegrees: 8, positionAgeSeconds: 0)
+            }
+            let written = targets.sorted {
+                let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
+                return d0 != d1 ? d0 < d1 : $0.key < $1.key
+            }
+            #expect(TrafficPicture.nearestFirst(targets) == written)
+        }
+    }
 }

@@ -126,11 +126,33 @@ public struct TrafficPicture: Sendable {
             list.append(entry)
         }
         list += radioTargets
-        list.sort {
-            let d0 = $0.relative?.distanceNauticalMiles ?? .infinity, d1 = $1.relative?.distanceNauticalMiles ?? .infinity
-            return d0 != d1 ? d0 < d1 : $0.key < $1.key
+        targets = Self.nearestFirst(list)
+    }
+
+    /// The targets nearest first (unplaced ones last), then by `key`. The keys are compared without being written: a
+    /// tick sorts every target (twice: the core's picture and the FLARM output's), and writing two keys cost ≈ 4,000
+    /// instructions a comparison — ≈ 30 M a tick with 350 targets and no own fix, ≈ 70 % of the daemon's instructions.
+    /// The sort keys are taken out first and the indices sorted: the same comparisons give the same order as sorting
+    /// the targets, and each target is copied once, not at every step of the sort.
+    static func nearestFirst(_ list: [PictureTarget]) -> [PictureTarget] {
+        let distances = list.map { $0.relative?.distanceNauticalMiles ?? .infinity }
+        let types = list.map(\.addressType), identifiers = list.map { $0.identifier & 0xFF_FFFF }
+        let order = list.indices.sorted { i, j in
+            if distances[i] != distances[j] { return distances[i] < distances[j] }
+            return keyPrecedes(types[i], identifiers[i], types[j], identifiers[j])
         }
-        targets = list
+        return order.map { list[$0] }
+    }
+
+    /// Whether the key of (`typeA`, `identifierA`) sorts before that of B. The key is the address type, a space and
+    /// the identifier's six uppercase hex digits, so between two of the same type the digits decide, in the order of
+    /// the 24-bit numbers; between two types neither of which begins the other, the types decide.
+    static func keyPrecedes(_ typeA: String, _ identifierA: UInt32, _ typeB: String, _ identifierB: UInt32) -> Bool {
+        if typeA == typeB { return identifierA < identifierB }
+        if typeA.hasPrefix(typeB) || typeB.hasPrefix(typeA) {
+            return typeA + " " + TrafficIdentifier.text(identifierA) < typeB + " " + TrafficIdentifier.text(identifierB)
+        }
+        return typeA < typeB
     }
 
     /// A relay target (random per-flight identifier) is the radio target it flies with: positions within

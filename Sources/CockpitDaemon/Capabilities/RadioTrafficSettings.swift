@@ -23,6 +23,9 @@ public struct RadioTrafficSettings: SettingsGroup {
     public var ownshipAddresses: [UInt32] = []
 
     public static let sbsDefaultPort = 30003
+    /// How often dump1090's SBS-1 port is read (`TCPLineSource.readIntervalSeconds`): each position waits up to this
+    /// long, against the picture's 1 s.
+    public static let sbsReadIntervalSeconds = 0.1
 
     public enum FLARMDevice: Sendable, Equatable, CustomStringConvertible {
         case serial(path: String)
@@ -110,8 +113,9 @@ public struct RadioTrafficSettings: SettingsGroup {
         let host = context.host
         var inputs: [any LiveInput] = []
         if let adsbSBS {
+            // dump1090 writes each SBS line in a segment of its own; the picture is made once a second: read ten times a second.
             inputs.append(TCPLineSource(source: RadioSourceKind.adsbSBS.rawValue, endpoint: adsbSBS, maximumLineBytes: 512,
-                                        loop: host.loop) { host.ingestLive($0) })
+                                        readIntervalSeconds: Self.sbsReadIntervalSeconds, loop: host.loop) { host.ingestLive($0) })
         }
         switch flarmDevice {
         case .serial(let path)?:

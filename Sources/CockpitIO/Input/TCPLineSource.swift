@@ -14,9 +14,14 @@ public import CockpitWire
 ///
 /// A server that wants a login (APRS-IS) gets `greeting`'s line once at each connection, and nothing else; while
 /// `greeting` has no line to give (nothing to log in with yet) the source does not connect.
+///
+/// `readIntervalSeconds`: nil reads each segment as it arrives; a value reads what has arrived at most that often
+/// (`PacedReads`), so a server that writes every line in a segment of its own (dump1090: 1,260 a second for 300
+/// aircraft) wakes the daemon once per interval, not once per line. The lines then reach the core up to that late.
 public final class TCPLineSource: Sendable {
     public let source: String
     public let endpoint: NetworkEndpoint
+    public let readIntervalSeconds: Double?
     private let maximumLineBytes: Int
     private let loop: any EventLoop
     private let deliver: @Sendable (TimedInput) -> Void
@@ -34,10 +39,12 @@ public final class TCPLineSource: Sendable {
 
     /// `deliver` is called on `loop` only, in arrival order: connection changes and every line. `greeting` is asked on
     /// the source's own thread before each connection.
-    public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, loop: any EventLoop,
-                greeting: (@Sendable () -> Greeting)? = nil, deliver: @escaping @Sendable (TimedInput) -> Void) {
+    public init(source: String, endpoint: NetworkEndpoint, maximumLineBytes: Int, readIntervalSeconds: Double? = nil,
+                loop: any EventLoop, greeting: (@Sendable () -> Greeting)? = nil,
+                deliver: @escaping @Sendable (TimedInput) -> Void) {
         self.source = source
         self.endpoint = endpoint
+        self.readIntervalSeconds = readIntervalSeconds
         self.maximumLineBytes = maximumLineBytes
         self.loop = loop
         self.greeting = greeting
@@ -95,6 +102,7 @@ public final class TCPLineSource: Sendable {
                 }
             }
             let source = self.source, deliver = self.deliver, limit = maximumLineBytes
+            let interval = readIntervalSeconds.map { TimeAmount.nanoseconds(Int64($0 * 1e9)) }
             let isStopped: @Sendable () -> Bool = { [self] in self.isStopped }
             let closingReason: @Sendable () -> String? = { [self] in self.closingReason.withLock { reason in defer { reason = nil }; return reason } }
             let connection: any Channel
@@ -103,6 +111,10 @@ public final class TCPLineSource: Sendable {
                     .connectTimeout(.seconds(5))
                     .channelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
+                            if let interval {
+                                try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+                                try channel.pipeline.syncOperations.addHandler(PacedReads(interval: interval))
+                            }
                             try channel.pipeline.syncOperations.addHandler(
                                 LineSourceHandler(source: source, maximumLineBytes: limit, closingReason: closingReason,
                                                   deliver: deliver, isStopped: isStopped))
@@ -131,6 +143,28 @@ public final class TCPLineSource: Sendable {
             reportedDisconnected = true
             stopSignal.wait(seconds: delay.afterConnection(lastingSeconds: MonotonicClock.now().seconds(since: connected)))
         }
+    }
+}
+
+/// Reads a channel whose `autoRead` is off at most once per `interval`: the first read when it connects, then each
+/// one `interval` after the last ended. A read takes everything the socket holds then; with nothing there, it waits
+/// for the next segment. The end of the connection is seen at the next read.
+final class PacedReads: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let interval: TimeAmount
+
+    init(interval: TimeAmount) { self.interval = interval }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        context.read()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: interval) { channel.read() }
     }
 }
 
