@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitIO
 import Glibc
 import Synchronization
+import CockpitTestSupport
 
 /// The FLARM half of the radio traffic bench: a PowerFLARM's data port as a pseudo-terminal, whose far end the daemon
 /// opens as its `flarm-device`. Once a second, as a PowerFLARM sends them (FLARM FTD-012; the real logs in
@@ -17,19 +18,10 @@ final class FLARMFeeder: Sendable {
     private let running = Atomic<Bool>(false)
 
     init?(targetCount: Int) {
-        // /dev/ptmx as posix_openpt does: unlock the slave (TIOCSPTLCK), its number from TIOCGPTN. The ioctl numbers
-        // are <asm-generic/ioctls.h>'s (x86-64 and arm64 alike); Swift does not import the _IOW/_IOR macros.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { return nil }
-        let setPtyLock: UInt = 0x4004_5431, getPtyNumber: UInt = 0x8004_5430
-        var unlock: Int32 = 0, number: UInt32 = 0
-        guard ioctl(master, setPtyLock, &unlock) == 0, ioctl(master, getPtyNumber, &number) == 0 else {
-            close(master)
-            return nil
-        }
+        guard let pty = openPseudoTerminal() else { return nil }
         self.targetCount = targetCount
-        self.master = master
-        slavePath = "/dev/pts/\(number)"
+        master = pty.master
+        slavePath = pty.path
     }
 
     deinit { close(master) }

@@ -20,7 +20,7 @@ struct FLARMRecordReplayTests {
         defer { unlink(recording) }
 
         // Live: gpsd, the pty, the recording and an EFB listening for GDL 90.
-        let pty = try #require(FLARMSerialTests.openPseudoTerminal())
+        let pty = try #require(openPseudoTerminal())
         defer { close(pty.master) }
         let gpsd = RealGPSD()
         gpsd.start()

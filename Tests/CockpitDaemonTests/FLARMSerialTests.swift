@@ -11,23 +11,6 @@ import CockpitTestSupport
 /// ../shared/data/radio-traffic/SOURCE.md). The expected values come from the log's text, read here line by line.
 @Suite("FLARM from a serial device", .serialized)
 struct FLARMSerialTests {
-    /// A pseudo-terminal: the master's descriptor and the slave's path.
-    /// (/dev/ptmx, as posix_openpt does: unlock the slave with TIOCSPTLCK, its number from TIOCGPTN; devpts sets the
-    /// slave's owner and mode itself, which is all grantpt would do.)
-    static func openPseudoTerminal() -> (master: Int32, path: String)? {
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { return nil }
-        // <asm-generic/ioctls.h> (x86-64 and arm64 alike): TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30,
-        // unsigned int); Swift does not import the _IOW/_IOR macros.
-        let setPtyLock: UInt = 0x4004_5431, getPtyNumber: UInt = 0x8004_5430
-        var unlock: Int32 = 0, number: UInt32 = 0
-        guard ioctl(master, setPtyLock, &unlock) == 0, ioctl(master, getPtyNumber, &number) == 0 else {
-            close(master)
-            return nil
-        }
-        return (master, "/dev/pts/\(number)")
-    }
-
     @Test func theHeadOnScenarioReachesTheStatusWithTheDevicesAlarmLevels() throws {
         let log = try FixtureFile.read(Fixtures.path("radio-traffic/flarm/PowerMouse_Simulation_S1.txt"))
         let lines = log.split(whereSeparator: \.isNewline).map(String.init)   // CR LF is one Character: split on it as a newline
@@ -38,7 +21,7 @@ struct FLARMSerialTests {
         let last = try #require(pflaa.last).split(separator: ",", omittingEmptySubsequences: false)
         #expect(last[1] == "3" && last[2] == "92" && last[6] == "123456")
 
-        let pty = try #require(Self.openPseudoTerminal())
+        let pty = try #require(openPseudoTerminal())
         defer { close(pty.master) }
         let gpsd = RealGPSD()
         gpsd.start()
@@ -92,7 +75,7 @@ struct FLARMSerialTests {
 
     /// The device unplugged (the pty closed): said at once, and the status shows it disconnected.
     @Test func anUnpluggedDeviceIsSaid() throws {
-        let pty = try #require(Self.openPseudoTerminal())
+        let pty = try #require(openPseudoTerminal())
         let socket = temporaryPath(".sock")
         var options = LiveOptions(socketPath: socket, gpsd: nil)
         try options.settings.give("flarm-device", pty.path)

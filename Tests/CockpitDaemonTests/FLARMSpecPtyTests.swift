@@ -20,7 +20,7 @@ struct FLARMSpecPtyTests {
         let withID = traffic.filter { $0["expected"]?["id"]?.stringValue != nil }
         let refused = cases.filter { $0["action"]?.stringValue == "reject" }.count + (traffic.count - withID.count)
 
-        let pty = try #require(FLARMSerialTests.openPseudoTerminal())
+        let pty = try #require(openPseudoTerminal())
         defer { close(pty.master) }
         let socket = temporaryPath(".sock")
         var options = LiveOptions(socketPath: socket, gpsd: nil)

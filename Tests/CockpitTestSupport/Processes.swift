@@ -180,6 +180,23 @@ public func sendLoopbackUDP(_ bytes: [UInt8], from fd: Int32, port: UInt16) {
         sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
 }
 
+/// A pseudo-terminal standing in for a serial device: its master side, to write what the device would send, and the
+/// slave's path, for the program under test to open. (/dev/ptmx, as posix_openpt does: unlock the slave with
+/// TIOCSPTLCK, its number from TIOCGPTN; devpts sets the slave's owner and mode itself, which is all grantpt would do.)
+public func openPseudoTerminal() -> (master: Int32, path: String)? {
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard master >= 0 else { return nil }
+    // <asm-generic/ioctls.h> (x86-64 and arm64 alike): TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30,
+    // unsigned int); Swift does not import the _IOW/_IOR macros.
+    let setPtyLock: UInt = 0x4004_5431, getPtyNumber: UInt = 0x8004_5430
+    var unlock: Int32 = 0, number: UInt32 = 0
+    guard ioctl(master, setPtyLock, &unlock) == 0, ioctl(master, getPtyNumber, &number) == 0 else {
+        close(master)
+        return nil
+    }
+    return (master, "/dev/pts/\(number)")
+}
+
 public func temporaryPath(_ suffix: String) -> String {
     "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
 }
