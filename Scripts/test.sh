@@ -41,17 +41,6 @@ fi
 tail -n 1 "$logs/build.log"
 binary=$PWD/.build/debug/cockpitd
 
-# The package test's release build starts now, at the lowest CPU priority: it takes the cycles the checks below leave
-# idle (swift test waits on processes, sockets and timers much of its time) and gives them back at once when a check
-# wants them. Same script, arguments and products as Scripts/package.sh, so the package test's own build is then
-# incremental. If it fails, the package test builds again and says why.
-# Its own process group (setsid), so that its priority can be given back to it alone and it ends with this script.
-setsid bash -c 'for product in cockpitd cockpitctl cockpit-relay cockpit-web; do
-    nice -n 19 bash Scripts/release-build.sh --product "$product" || exit 1
-  done' > "$logs/release-build.log" 2>&1 &
-release_job=$!
-trap 'kill -- -"$release_job" 2> /dev/null' EXIT
-
 phase "systemd units"
 if bash Scripts/check-units.sh "$binary"; then count 1 0 "systemd units"; else count 0 1 "systemd units"; fi
 
@@ -84,12 +73,8 @@ fi
 # core at a time and the package test waits on the disk and a chroot for much of its time, so together they take less
 # than one after the other on a 2-core machine. Their logs are printed when both are done.
 phase "fuzz smoke run (sanitizer build of Fuzz/) and package test (release build, lintian, debootstrapped Debian 12), side by side"
-# The release build left over from above gets its normal priority back (renice needs root; without it, it stays low).
-renice -n 0 -g "$release_job" > /dev/null 2>&1 || true
 ( bash Scripts/fuzz.sh smoke > "$logs/fuzz-smoke.log" 2>&1; echo $? > "$logs/fuzz-smoke.status" ) &
 fuzz_job=$!
-wait "$release_job" || true
-tail -n 1 "$logs/release-build.log"
 ( bash Scripts/test-package.sh > "$logs/package.log" 2>&1; echo $? > "$logs/package.status" ) &
 package_job=$!
 wait "$fuzz_job"
