@@ -22,7 +22,7 @@ public struct GlidePolar: Sendable, Equatable {
     /// sink positive and at a positive speed). The fastest point is the top of its range.
     public init?(points: [Point]) {
         guard points.count == 3 else { return nil }
-        let v = points.map { $0.speedKilometersPerHour / 3.6 }, s = points.map(\.sinkMetersPerSecond)
+        let v = points.map { UnitConversions.metersPerSecond(fromKilometersPerHour: $0.speedKilometersPerHour) }, s = points.map(\.sinkMetersPerSecond)
         guard v[0] != v[1], v[1] != v[2], v[0] != v[2], v.allSatisfy({ $0 > 0 }), s.allSatisfy({ $0 > 0 }) else { return nil }
         // Divided differences (Newton form), expanded to a·v² + b·v + c.
         let d01 = (s[1] - s[0]) / (v[1] - v[0]), d12 = (s[2] - s[1]) / (v[2] - v[1])
@@ -70,16 +70,16 @@ public struct GlidePolar: Sendable, Equatable {
 
     /// A club glider, the ASK 21 (single crew): best glide 33.5 at 85 km/h, minimum sink 0.65 m/s (Schleicher's
     /// published figures), up to its rough-air speed of 180 km/h. docs/glide.md gives the sources.
-    public static let ask21 = GlidePolar(bestGlideRatio: 33.5, bestGlideSpeedMetersPerSecond: 85 / 3.6, minimumSinkMetersPerSecond: 0.65,
-                                         maximumSpeedMetersPerSecond: 180 / 3.6)!
+    public static let ask21 = GlidePolar(bestGlideRatio: 33.5, bestGlideSpeedMetersPerSecond: UnitConversions.metersPerSecond(fromKilometersPerHour: 85), minimumSinkMetersPerSecond: 0.65,
+                                         maximumSpeedMetersPerSecond: UnitConversions.metersPerSecond(fromKilometersPerHour: 180))!
 
     /// MacCready 0 speed to fly along a path with `headwindKnots` (negative: tailwind) and `crosswindKnots`: the
     /// airspeed that loses the least height per metre over the ground, ground speed √(v² − crosswind²) − headwind.
     /// Found by golden-section search between the minimum-sink speed and the top of the polar (the height lost per
     /// metre is quasi-convex there: a convex sink over a concave ground speed). Nil when no speed makes way.
     public func speedToFly(headwindKnots: Double, crosswindKnots: Double) -> GroundGlide? {
-        let knot = UnitConversions.metersPerNauticalMile / 3_600
-        let headwind = headwindKnots * knot, crosswind = crosswindKnots * knot
+        let headwind = UnitConversions.metersPerSecond(fromKnots: headwindKnots)
+        let crosswind = UnitConversions.metersPerSecond(fromKnots: crosswindKnots)
         func groundSpeed(_ v: Double) -> Double {
             v > crosswind.magnitude ? (v * v - crosswind * crosswind).squareRoot() - headwind : -1
         }
@@ -105,7 +105,8 @@ public struct GlidePolar: Sendable, Equatable {
             }
         }
         let speed = (low + high) / 2
-        return GroundGlide(airspeedKnots: speed / knot, groundSpeedKnots: groundSpeed(speed) / knot,
+        return GroundGlide(airspeedKnots: UnitConversions.knots(fromMetersPerSecond: speed),
+                           groundSpeedKnots: UnitConversions.knots(fromMetersPerSecond: groundSpeed(speed)),
                            heightLostPerMeter: lossPerMeter(speed))
     }
 }

@@ -15,6 +15,8 @@ public enum UnitConversions {
         metersPerSecond / metersPerSecondPerKnot
     }
     @inlinable public static func metersPerSecond(fromKnots knots: Double) -> Double { knots * metersPerSecondPerKnot }
+    /// 1 km/h = 1,000 m / 3,600 s.
+    @inlinable public static func metersPerSecond(fromKilometersPerHour kilometersPerHour: Double) -> Double { kilometersPerHour / 3.6 }
     @inlinable public static func feetPerMinute(fromMetersPerSecond metersPerSecond: Double) -> Double {
         metersPerSecond * 60.0 / metersPerFoot
     }
