@@ -1,5 +1,6 @@
 import Testing
 @testable import CockpitIO
+import CockpitCore
 import CockpitTestSupport
 
 @Suite("Journal logging")
@@ -101,8 +102,14 @@ struct LogSinkTests {
         #expect(sink.formatHeldBack(now: 2.6, all: true) == nil)
     }
 
-    @Test func consoleLinesHaveUptime() {
+    /// A terminal's line says when in UTC, to the millisecond (always three digits, so that lines align); only a line
+    /// formatted without a wall clock falls back to the seconds since boot.
+    @Test func consoleLinesHaveTheUTCTime() {
         let sink = LogSink(style: .console, fileDescriptor: -1)
-        #expect(sink.format(level: .notice, message: "hello", now: 12.345) == "[12.345] notice: hello\n")
+        let wall = UTCInstant(year: 2026, month: 11, day: 28, hour: 2, minute: 15, second: 25.123_4)
+        #expect(sink.format(level: .notice, message: "hello", now: 12.345, wall: wall) == "[2026-11-28T02:15:25.123Z] notice: hello\n")
+        let onTheSecond = UTCInstant(year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 59)
+        #expect(sink.format(level: .notice, message: "bye", now: 13, wall: onTheSecond) == "[2026-12-31T23:59:59.000Z] notice: bye\n")
+        #expect(sink.format(level: .notice, message: "again", now: 14.5) == "[14.500] notice: again\n")
     }
 }

@@ -1,10 +1,12 @@
 import Glibc
 public import Logging
 import Synchronization
+public import CockpitCore
 
 /// A swift-log handler for a daemon. Under systemd (JOURNAL_STREAM set) it writes `<N>message`
 /// lines, the priority prefix journald understands, with no timestamp (the journal adds one).
-/// Elsewhere it writes `[uptime] level: message`. Identical messages are rate-limited so a failing
+/// Elsewhere (a terminal, a bench log) it writes `[2026-11-28T02:15:25.123Z] level: message`, stamped with the system's
+/// UTC clock, which the journal would have used too (the daemon's own UTC still comes from GPS). Identical messages are rate-limited so a failing
 /// bus or a dead gpsd cannot flood the journal (`LogSink`).
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
@@ -91,9 +93,10 @@ public final class LogSink: Sendable {
         }
     }
 
-    /// The text to write for a message at `now` (nil when it is held back); separated out so it can be tested. It
-    /// starts with any held-back repeats (they happened before this message).
-    public func format(level: Logger.Level, message: String, now: Double) -> String? {
+    /// The text to write for a message at `now` (monotonic seconds, for the rate limit; nil when it is held back);
+    /// separated out so it can be tested. It starts with any held-back repeats (they happened before this message).
+    /// A console line is stamped with `wall`, the system's UTC clock (nil: `now`, seconds since boot).
+    public func format(level: Logger.Level, message: String, now: Double, wall: UTCInstant? = nil) -> String? {
         let key = "\(level)|\(message)"
         let window = rateLimitWindowSeconds
         let lines: [Line] = state.withLock { state in
@@ -117,23 +120,23 @@ public final class LogSink: Sendable {
             lines.append(Line(level: level, message: message, heldBack: earlier, lastAgoSeconds: nil))
             return lines
         }
-        return text(lines, now: now)
+        return text(lines, now: now, wall: wall)
     }
 
     /// The held-back repeats due at `now` (all of them with `all`), nil when there are none.
-    public func formatHeldBack(now: Double, all: Bool) -> String? {
+    public func formatHeldBack(now: Double, all: Bool, wall: UTCInstant? = nil) -> String? {
         let window = rateLimitWindowSeconds
-        return text(state.withLock { $0.takeHeldBack(now: now, window: window, all: all) }, now: now)
+        return text(state.withLock { $0.takeHeldBack(now: now, window: window, all: all) }, now: now, wall: wall)
     }
 
     public func write(level: Logger.Level, message: String) {
-        guard let text = format(level: level, message: message, now: MonotonicClock.nowSeconds()) else { return }
+        guard let text = format(level: level, message: message, now: MonotonicClock.nowSeconds(), wall: WallClock.now()) else { return }
         writeOut(text)
     }
 
     /// Writes the held-back repeats that are due (all of them with `all`).
     public func writeHeldBack(all: Bool = false) {
-        guard let text = formatHeldBack(now: MonotonicClock.nowSeconds(), all: all) else { return }
+        guard let text = formatHeldBack(now: MonotonicClock.nowSeconds(), all: all, wall: WallClock.now()) else { return }
         writeOut(text)
     }
 
@@ -150,7 +153,7 @@ public final class LogSink: Sendable {
         var lastAgoSeconds: Double?
     }
 
-    private func text(_ lines: [Line], now: Double) -> String? {
+    private func text(_ lines: [Line], now: Double, wall: UTCInstant?) -> String? {
         guard !lines.isEmpty else { return nil }
         return lines.map { line in
             var suffix = ""
@@ -164,8 +167,7 @@ public final class LogSink: Sendable {
             case .journal:
                 return "<\(Self.priority(line.level))>\(text)\(suffix)\n"
             case .console:
-                let uptime = String(Int(now * 1000) / 1000) + "." + pad3(Int(now * 1000) % 1000)
-                return "[\(uptime)] \(line.level): \(text)\(suffix)\n"
+                return "[\(stamp(now: now, wall: wall))] \(line.level): \(text)\(suffix)\n"
             }
         }.joined()
     }
@@ -197,6 +199,16 @@ extension LogSink.RateState {
 private func tenths(_ seconds: Double) -> String {
     let tenths = Int((seconds * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
+}
+
+/// A console line's stamp: the UTC date and time to the millisecond (`2026-11-28T02:15:25.123Z`, the milliseconds always
+/// there so that the lines align), or without a wall clock the monotonic seconds since boot (`52348.779`).
+private func stamp(now: Double, wall: UTCInstant?) -> String {
+    guard let wall else { return String(Int(now * 1000) / 1000) + "." + pad3(Int(now * 1000) % 1000) }
+    let milliseconds = Int64((wall.secondsSinceEpoch * 1000).rounded(.down))
+    var civil = UTCInstant(secondsSinceEpoch: Double(milliseconds / 1000)).civil
+    civil.fractionOfSecond = 0
+    return String(civil.iso8601.dropLast()) + "." + pad3(Int(milliseconds % 1000)) + "Z"
 }
 
 private func pad3(_ value: Int) -> String {
