@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# The embedded default: replays a bundled real flight (a glider over northern Spain, 2023-07-04, that climbs just past
-# 10,000 ft pressure altitude) at 60x real time and shows cockpitd's status panel with the traffic radar below it.
-# A second replay of the same recording flies as traffic, one minute behind on the same track: the two replays send
-# each other traffic reports on loopback, as two aircraft would by radio. Both are moved to today (--retime) so that
-# the times on the screen are today's.
-#   SPEED=60 COUNT=N (stop after N frames) bash Scripts/demo.sh
+# The embedded default: two real glider flights from the same airfield (Leverkusen, 2017-07-15 and 2017-07-17) flown
+# against each other, and a real FLARM's own collision simulation on the first glider's FLARM port. Shows cockpitd's
+# status panel with the traffic radar below it, at 5x real time, for 12 minutes of the flight (about 2½ minutes).
+#
+# - Own aircraft: the first flight, from 11:15:36 UTC (airborne, 3,900 ft MSL, circling).
+# - Traffic by cockpitd's own traffic reports: the second flight, 3 h 29 min later in its day, so that the two circle
+#   in the same thermal — within 500 m for a minute, 230 m at the closest, as two gliders sharing a thermal are. The
+#   two replays send each other their reports on loopback, as two aircraft would by radio.
+# - Traffic by radio: FLARM's built-in collision simulation (PowerMouse S1, a head-on at 100 m/s closing), as a real
+#   FLARM printed it on its serial port, played on the own glider's FLARM port from 11:26:16 UTC: advisory, caution
+#   and warning callouts.
+# Scripts/demo-recordings.py makes the two recordings (it only cuts windows and adds the FLARM's lines); both replays
+# are moved to today (--retime) so that the times on the screen are today's.
+#   SPEED=5 COUNT=N (stop after N frames) bash Scripts/demo.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
@@ -12,25 +20,31 @@ bash Scripts/setup.sh
 swift build -c release --product cockpitd
 swift build -c release --product cockpitctl
 bin=.build/release
-flight=Tests/Fixtures/flights/opensoar__missing_lcu_lseeyou_lines.igc
+flights=Tests/Fixtures/flights
+own_flight=$flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc
+traffic_flight=$flights/igc-parser__2017-07-17-lev__FR_77hv14x1.igc
+flarm_log=Tests/Fixtures/radio-traffic/flarm/PowerMouse_Simulation_S1.txt
 socket=${COCKPIT_SOCKET:-/tmp/cockpitd-demo-$UID.sock}
-speed=${SPEED:-60}
-trail_seconds=60
+speed=${SPEED:-5}
 port_own=${DEMO_PORT:-29400}
 port_traffic=$((port_own + 1))
-now=$(date -u +%s)
-own_start=$(date -u -d "@$now" +%Y-%m-%dT%H:%M:%SZ)
-traffic_start=$(date -u -d "@$((now + trail_seconds))" +%Y-%m-%dT%H:%M:%SZ)
-common=(--speed "$speed" --profile glider --log-level warning)
-"$bin/cockpitd" replay "$flight" "${common[@]}" --retime "$own_start" --socket "$socket" \
+work=.build/demo
+mkdir -p "$work"
+
+# The whole flights recorded as the daemon reads them (IGC fixes and pressure altitudes), then cut and joined.
+common=(--profile glider --log-level error)
+"$bin/cockpitd" replay "$own_flight" "${common[@]}" --record "$work/own-flight.jsonl" > /dev/null
+"$bin/cockpitd" replay "$traffic_flight" "${common[@]}" --record "$work/traffic-flight.jsonl" > /dev/null
+# 2017-07-15 11:15:36 UTC = 1500117336; the second flight's same moment is 2 days, 3 h 29 min 10 s later.
+python3 Scripts/demo-recordings.py "$work/own-flight.jsonl" "$work/traffic-flight.jsonl" "$flarm_log" \
+  --start 1500117336 --seconds 720 --offset 185350 --flarm-at 1500117976 "$work/own.jsonl" "$work/traffic.jsonl"
+
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+replay=(--speed "$speed" --profile glider --log-level warning --retime "$start")
+"$bin/cockpitd" replay "$work/own.jsonl" "${replay[@]}" --socket "$socket" \
   --traffic-port "$port_own" --traffic-to "127.0.0.1:$port_traffic" &
 own=$!
-# The traffic's first fix is one minute later by the clock of both replays, so it starts that much replay time later.
-sleep "$(awk -v s="$trail_seconds" -v x="$speed" 'BEGIN { printf "%.3f", s / x }')"
-# A replay's traffic identifier comes from its file's name: the traffic flies the same file under another name.
-traffic_flight=/tmp/cockpitd-demo-$UID-traffic.igc
-ln -sf "$PWD/$flight" "$traffic_flight"
-"$bin/cockpitd" replay "$traffic_flight" "${common[@]}" --retime "$traffic_start" --socket "$socket.traffic" \
+"$bin/cockpitd" replay "$work/traffic.jsonl" "${replay[@]}" --socket "$socket.traffic" \
   --traffic-port "$port_traffic" --traffic-to "127.0.0.1:$port_own" > /dev/null &
 traffic=$!
 trap 'kill $own $traffic 2>/dev/null || true' EXIT INT TERM
