@@ -3,7 +3,7 @@
 # against each other, and a real FLARM's own collision simulation on the first glider's FLARM port. Shows cockpitd's
 # status panel with the traffic radar below it, at 5x real time, for 12 minutes of the flight (about 2½ minutes).
 #
-# - Own aircraft: the first flight, from 11:15:36 UTC (airborne, 3,900 ft MSL, circling).
+# - Own aircraft: the first flight, from 11:15:36 UTC (airborne at 4,200 ft MSL).
 # - Traffic by cockpitd's own traffic reports: the second flight, 3 h 29 min later in its day, so that the two circle
 #   in the same thermal — within 500 m for a minute, 230 m at the closest, as two gliders sharing a thermal are. The
 #   two replays send each other their reports on loopback, as two aircraft would by radio.
