@@ -42,10 +42,7 @@ if [[ -z ${COCKPIT_FUZZ_NO_BUILD:-} ]]; then
     # inputs", a new file as "cannot find 'X' in scope". So after any failure the manifest is dropped and the build
     # tried once more (the corpus beside it is kept); a real compile error fails the second time too.
     mkdir -p "Fuzz/$scratch"
-    # COCKPIT_FUZZ_JOBS=N: at most N compile jobs at a time (test.sh builds beside swift test on one core).
-    jobs=()
-    if [[ -n ${COCKPIT_FUZZ_JOBS:-} ]]; then jobs=(-j "$COCKPIT_FUZZ_JOBS"); fi
-    build() { swift build -c debug --scratch-path "$scratch" "${jobs[@]}" "${optimize[@]}" -Xswiftc -sanitize=fuzzer,address > "$scratch/build.log" 2>&1; }
+    build() { swift build -c debug --scratch-path "$scratch" "${optimize[@]}" -Xswiftc -sanitize=fuzzer,address > "$scratch/build.log" 2>&1; }
     ( cd Fuzz && { build || { rm -f "$scratch/debug.yaml" "$scratch/build.db" && build; }; } \
         && grep -v "Cannot export local symbol" "$scratch/build.log" | tail -n 2 || { grep -v "Cannot export local symbol" "$scratch/build.log" >&2; exit 1; } )
 fi

@@ -52,15 +52,13 @@ else
   cat "$logs/blackbox-short.log"; count 0 1 "black-box campaign"
 fi
 
-# Fuzzing smoke run (docs/fuzzing.md): the sanitizer build of Fuzz/, then every target from its seeds with a fixed
-# seed and count (about 10 s each, Fuzz/smoke-runs); any crash, leak or timeout fails, the same on every machine.
-# The campaigns that look for new inputs run by hand (Scripts/fuzz.sh TARGET SECONDS).
-# It runs beside swift test, its build one compile job at a time: the suites wait on processes, sockets and timers for
-# much of their time and keep one core of two busy on average (swift test's CPU time was 623 s in 606 s of wall time
-# here), so the smoke run fills the other instead of adding its quarter of an hour after them.
-phase "swift test (the log: $logs/swift-test.log), and beside it the fuzz smoke run (sanitizer build of Fuzz/, one job)"
-( COCKPIT_FUZZ_JOBS=1 bash Scripts/fuzz.sh smoke > "$logs/fuzz-smoke.log" 2>&1; echo $? > "$logs/fuzz-smoke.status" ) &
-fuzz_job=$!
+# Beside swift test, the shipped release build for the package test, one compile job at a time: the suites wait on
+# processes, sockets and timers for much of their time and keep one core of two busy on average (swift test's CPU time
+# was 623 s in 606 s of wall time here), so the build fills the other core instead of adding its quarter of an hour
+# of two cores after them.
+phase "swift test (the log: $logs/swift-test.log), and beside it the release build (one job; $logs/release-build.log)"
+( bash Scripts/package.sh --build-only --jobs 1 > "$logs/release-build.log" 2>&1 ) &
+release_job=$!
 swift test --skip-build 2>&1 | tee "$logs/swift-test.log"
 status=${PIPESTATUS[0]}
 total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$logs/swift-test.log" | tail -n 1)
@@ -73,9 +71,17 @@ else
   count $((total - broken)) "$broken" "swift test"
 fi
 
-# The .deb: the shipped release build, lintian, then install/upgrade/remove/purge in a debootstrapped Debian 12. It
-# starts as soon as swift test is done, beside whatever is left of the smoke run; its log is printed at its end.
-phase "package test (release build, lintian, debootstrapped Debian 12; the log: $logs/package.log)"
+# Fuzzing smoke run (docs/fuzzing.md): the sanitizer build of Fuzz/, then every target from its seeds with a fixed
+# seed and count (about 10 s each, Fuzz/smoke-runs); any crash, leak or timeout fails, the same on every machine.
+# The campaigns that look for new inputs run by hand (Scripts/fuzz.sh TARGET SECONDS). Its build starts beside the
+# rest of the release build; the package test (lintian, install/upgrade/remove/purge in a debootstrapped Debian 12)
+# starts when the release build is done (a failed one fails there, with its error), beside the smoke run's targets,
+# which use one core at a time. Both logs are printed when both are done.
+phase "fuzz smoke run (sanitizer build of Fuzz/; $logs/fuzz-smoke.log), beside the rest of the release build"
+( bash Scripts/fuzz.sh smoke > "$logs/fuzz-smoke.log" 2>&1; echo $? > "$logs/fuzz-smoke.status" ) &
+fuzz_job=$!
+wait "$release_job"
+phase "release build done: package test (lintian, debootstrapped Debian 12; $logs/package.log)"
 ( bash Scripts/test-package.sh > "$logs/package.log" 2>&1; echo $? > "$logs/package.status" ) &
 package_job=$!
 
