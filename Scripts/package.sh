@@ -9,21 +9,18 @@
 #   bash Scripts/package.sh --no-build      # package what .build-release-static/release holds
 #   bash Scripts/package.sh --output DIR    # write the .deb files into DIR
 #   bash Scripts/package.sh --build-only    # build the programs and the man-page tool, package nothing
-#   bash Scripts/package.sh --jobs N        # at most N compile jobs at a time (test.sh: one, beside swift test)
 # Environment: MAINTAINER ("Name <email>") for the Maintainer field and changelog; SCRATCH for the build directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=out
 rebuild=""
 build=yes
-jobs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --output) output=$2; shift 2 ;;
     --rebuild) rebuild=$2; shift 2 ;;
     --no-build) build=no; shift ;;
     --build-only) build=only; shift ;;
-    --jobs) jobs=(-j "$2"); shift 2 ;;
     *) echo "package.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -44,7 +41,7 @@ if grep -Eq '\.executable\(name: *"cockpit-web"' Package.swift; then web=yes; pr
 if [ "$build" != no ]; then
   for product in "${products[@]}"; do
     # The shipped build's flags (-z now among them: lintian's hardening-no-bindnow) live in release-build.sh.
-    bash Scripts/release-build.sh --scratch-path "$scratch" --product "$product" "${jobs[@]}" 2>&1 | tail -n 1
+    bash Scripts/release-build.sh --scratch-path "$scratch" --product "$product" 2>&1 | tail -n 1
   done
 fi
 
@@ -68,7 +65,7 @@ trap 'rm -rf "$work"' EXIT
 manual_tool=.build-manual/debug/generate-manual
 if [ ! -x "$manual_tool" ]; then
   swift build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path .build-manual \
-    --product generate-manual "${jobs[@]}" 2>&1 | tail -n 1
+    --product generate-manual 2>&1 | tail -n 1
 fi
 [ "$build" != only ] || exit 0
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
