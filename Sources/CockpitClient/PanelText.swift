@@ -34,6 +34,13 @@ public enum PanelText {
         return "\(minutes / 60) h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60) min"
     }
 
+    /// The status's UTC (ISO 8601, milliseconds when the time falls between fixes) to the whole second, as a clock
+    /// shows it: `2026-11-28T02:23:57.205Z` → `2026-11-28T02:23:57Z`, so that the header keeps one width and style.
+    public static func wholeSecond(_ utc: String) -> String {
+        guard utc.hasSuffix("Z"), let dot = utc.firstIndex(of: ".") else { return utc }
+        return String(utc[..<dot]) + "Z"
+    }
+
     /// `41°07.398'N`, `2°34.195'W`: degrees and zero-padded decimal minutes (thousandths, truncated).
     public static func coordinate(_ degrees: Double, positive: String, negative: String) -> String {
         let hemisphere = degrees >= 0 ? positive : negative

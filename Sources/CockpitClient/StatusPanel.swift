@@ -33,7 +33,9 @@ public enum StatusPanel {
     /// The time, and where it comes from: GPS time carried on by the monotonic clock after the fix went stale is said
     /// as such (it read "(GPS)" minutes later).
     static func utcLines(_ status: JSONValue) -> [String] {
-        guard let utc = status["utc"]?.stringValue else { return PanelText.lines("UTC", [["unknown (no GPS time)"]]) }
+        guard let utc = status["utc"]?.stringValue.map(PanelText.wholeSecond) else {
+            return PanelText.lines("UTC", [["unknown (no GPS time)"]])
+        }
         guard status["gps"]?["status"]?.stringValue == "stale" else { return PanelText.lines("UTC", [["\(utc) (GPS)"]]) }
         let fixAge = status["gps"]?["fixAgeSeconds"]?.doubleValue.map { Durations.hoursMinutesSeconds($0) } ?? "?"
         return PanelText.lines("UTC", [["\(utc) (GPS time carried on: last fix \(fixAge) ago)"]])

@@ -64,6 +64,13 @@ struct ClientTextTests {
         #expect(PanelText.coordinate(-2.5717, positive: "E", negative: "W") == "2°34.302'W")
     }
 
+    /// The header's UTC to the whole second (truncated, as a clock shows it), whatever fraction the status has.
+    @Test func theClockIsShownToTheWholeSecond() {
+        #expect(PanelText.wholeSecond("2026-11-28T02:23:57.205Z") == "2026-11-28T02:23:57Z")
+        #expect(PanelText.wholeSecond("2026-11-28T02:23:57.999Z") == "2026-11-28T02:23:57Z")
+        #expect(PanelText.wholeSecond("2026-11-28T02:23:57Z") == "2026-11-28T02:23:57Z")
+    }
+
     /// A time en route to the minute: 754 s is 12.6 min, 3,900 s is 65 min.
     @Test func timesEnRouteAreRoundedToTheMinute() {
         #expect(PanelText.minutes(754) == "13 min")
