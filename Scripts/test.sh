@@ -76,7 +76,7 @@ fi
 # The campaigns that look for new inputs run by hand (Scripts/fuzz.sh TARGET SECONDS). Its build starts beside the
 # rest of the release build; the package test (lintian, install/upgrade/remove/purge in a debootstrapped Debian 12)
 # starts when the release build is done (a failed one fails there, with its error), beside the smoke run's targets,
-# which use one core at a time. Both logs are printed when both are done.
+# which use one core at a time. Each log is printed when its run is done, the smoke run's first.
 phase "fuzz smoke run (sanitizer build of Fuzz/; $logs/fuzz-smoke.log), beside the rest of the release build"
 ( bash Scripts/fuzz.sh smoke > "$logs/fuzz-smoke.log" 2>&1; echo $? > "$logs/fuzz-smoke.status" ) &
 fuzz_job=$!
