@@ -22,7 +22,10 @@ final class GDL90Output: RunnerOutput {
     private let sender = UDPDatagramSender()
     private var listener: UDPListener?
     private var listenerError: String?
-    private var discovery = GDL90Discovery()
+    private var discovery: GDL90DiscoveryTable
+    /// When a refused announcement was last logged (core time): at most one log line a minute for them.
+    private var refusalLoggedAt: MonotonicInstant?
+    private var refusalsNotLogged = 0
     private var leases: [String] = []
     private var leasesError: String?
     private var leasesReadAt: MonotonicInstant?
@@ -34,6 +37,7 @@ final class GDL90Output: RunnerOutput {
     init(settings: GDL90Settings, logger: Logger) {
         self.settings = settings
         self.logger = logger
+        discovery = GDL90DiscoveryTable(discoveryPort: settings.discoveryPort)
         if let port = settings.discoveryPort {
             do { listener = try UDPListener(port: port) } catch {
                 listenerError = "\(error)"
@@ -59,12 +63,18 @@ final class GDL90Output: RunnerOutput {
         let now = snapshot.monotonic
         refreshLeases(at: now)
         if let listener {
-            for datagram in listener.receive(limit: 32) {
-                guard localNetworks.contains(datagram.host) else {
-                    discovery.refuse("\(datagram.host) is on none of this box's networks")
-                    continue
+            // Up to 256 a second: a spoofer's 64 addresses a second must not queue a tablet's announcement for longer
+            // than its silence window.
+            for datagram in listener.receive(limit: 256) {
+                let rejectedBefore = discovery.rejected
+                if let reason = localNetworks.refusal(forSource: datagram.host) {
+                    discovery.refuseSource(reason)
+                } else if !localNetworks.contains(datagram.host) {
+                    discovery.refuseSource("\(datagram.host) is on none of this box's networks")
+                } else {
+                    discovery.heard(datagram.bytes, from: datagram.host, at: now, leased: leases)
                 }
-                discovery.heard(datagram.bytes, from: datagram.host, at: now, leased: leases)
+                if discovery.rejected > rejectedBefore { logRefusal(at: now) }
             }
         }
         discovery.expire(at: now)
@@ -96,6 +106,19 @@ final class GDL90Output: RunnerOutput {
             }
             targets[key] = target
         }
+    }
+
+    /// A refused announcement, logged at most once a minute of the core's time (a flood must not flood the journal);
+    /// the counters in the status hold every one.
+    private func logRefusal(at now: MonotonicInstant) {
+        if let last = refusalLoggedAt, now >= last, now.seconds(since: last) < 60 {
+            refusalsNotLogged += 1
+            return
+        }
+        let more = refusalsNotLogged > 0 ? " (and \(refusalsNotLogged) more refused in the last minute)" : ""
+        logger.warning("GDL 90 discovery: announcement refused: \(discovery.lastRejection ?? "?")\(more)")
+        refusalLoggedAt = now
+        refusalsNotLogged = 0
     }
 
     /// The leases file and this box's networks every 30 s of the core's time (a small local file; an error is shown,
@@ -140,7 +163,8 @@ final class GDL90Output: RunnerOutput {
             "clients": .array(discovery.clients.map { .string("\($0.host):\($0.port) \($0.app)") }),
             "accepted": .integer(Int64(discovery.accepted)), "rejected": .integer(Int64(discovery.rejected)),
             "lastRejection": .optional(discovery.lastRejection), "expired": .integer(Int64(discovery.expired)),
-            "replaced": .integer(Int64(discovery.replaced)),
+            "replaced": .integer(Int64(discovery.replaced)), "refusedTooFast": .integer(Int64(discovery.refusedTooFast)),
+            "refusedTableFull": .integer(Int64(discovery.refusedTableFull)), "refusedSources": .integer(Int64(discovery.refusedSources)),
         ])
         status.details["leases"] = .object(["file": .optional(settings.leasesFile), "addresses": .array(leases.map(JSONValue.string)),
                                             "error": .optional(leasesError)])

@@ -150,13 +150,40 @@ public struct LocalNetworks: Sendable, Equatable {
 
     /// True when `host` (a dotted quad) is on one of the networks.
     public func contains(_ host: String) -> Bool {
+        guard let value = Self.address(host) else { return false }
+        return networks.contains { ($0.address & $0.mask) == (value & $0.mask) }
+    }
+
+    /// Why `host` cannot be the source of an EFB's announcement, or nil: the limited broadcast address
+    /// (255.255.255.255), 0.0.0.0, a multicast address, or the broadcast or network address of one of this box's
+    /// networks (all host bits set, or none; a /31 or /32 has neither). Sent to, such an address would reach every
+    /// host on the network, or none: a forged source, never a tablet.
+    public func refusal(forSource host: String) -> String? {
+        guard let value = Self.address(host) else { return "\(host) is not an IPv4 address" }
+        if value == 0xFFFF_FFFF { return "\(host) is the limited broadcast address" }
+        if value == 0 { return "\(host) is the unspecified address" }
+        if value >> 28 == 0xE { return "\(host) is a multicast address" }
+        for network in networks where network.mask < 0xFFFF_FFFE && (network.address & network.mask) == (value & network.mask) {
+            if value | network.mask == 0xFFFF_FFFF { return "\(host) is the broadcast address of \(Self.text(network))" }
+            if value & ~network.mask == 0 { return "\(host) is the network address of \(Self.text(network))" }
+        }
+        return nil
+    }
+
+    static func address(_ host: String) -> UInt32? {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return false }
+        guard parts.count == 4 else { return nil }
         var value: UInt32 = 0
         for part in parts {
-            guard let byte = UInt8(part) else { return false }
+            guard let byte = UInt8(part) else { return nil }
             value = value << 8 | UInt32(byte)
         }
-        return networks.contains { ($0.address & $0.mask) == (value & $0.mask) }
+        return value
+    }
+
+    /// "192.168.10.0/24".
+    static func text(_ network: (address: UInt32, mask: UInt32)) -> String {
+        let base = network.address & network.mask
+        return "\(base >> 24).\((base >> 16) & 0xFF).\((base >> 8) & 0xFF).\(base & 0xFF)/\(network.mask.nonzeroBitCount)"
     }
 }
