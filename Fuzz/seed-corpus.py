@@ -166,6 +166,18 @@ seed("flarm-nmea", radio_lines("flarm/PowerMouse_Simulation_S1.txt", 120, 56))
 seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 0, 24))
 seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 2845, 12))
 seed("flarm-nmea", radio_lines("flarm/serial_log_redbox.txt", 3090, 8))
+# Targets whose ID carries a name after `!` (a PowerFLARM hearing ADS-B, SoftRF; docs/radio-traffic.md), names the
+# decoder leaves out, a malformed ID before a name, and a heartbeat whose ID carries a name.
+def nmea(body):
+    checksum = 0
+    for byte in body.encode(): checksum ^= byte
+    return "$%s*%02X\r\n" % (body, checksum)
+seed("flarm-nmea", "".join(nmea(body) for body in [
+    "PFLAA,0,-1210,-880,-310,2,DD4F21!DFLYR,93,0,31,1.2,1", "PFLAA,0,-38500,-40110,7820,1,4CA7B3!RYR4KP,101,0,236,0.0,9",
+    "PFLAA,3,-50,55,-21,2,112DB1!FLR_112DB1,0,,2,,7,0,0,-25", "PFLAA,0,1683,-268,335,1,AA5501!D-EAAA,160,0,42,1.0,8",
+    "PFLAA,0,5,328,5,3,04C002!,0,,0,0.0,6", "PFLAA,0,5,328,5,2,04C002!A*B!C,0,,0,0.0,6",
+    "PFLAA,0,5,328,5,2,04C002!ABCDEFGHIJKLMNOPQ,0,,0,0.0,6", "PFLAA,0,5,328,5,2,04C00!DFLYR,0,,0,0.0,6",
+    "PFLAU,2,1,2,1,1,-144,2,-310,1497,DD4F21!DFLYR"]))
 radio_licence("flarm-nmea", "flarm/LICENSE.FlarmTerminal")
 # ogn-aprs: Sven Schwyn's recording of the OGN APRS-IS feed (MIT): server comments, aircraft, receiver beacons and
 # status lines, a relayed tracker.

@@ -48,6 +48,19 @@ enum RadioFuzz {
         if let sign = message.callSign { precondition(!sign.isEmpty && sign.utf8.count <= 8) }
     }
 
+    /// A name after an ID's `!`: only with an ID, never both kept and left out, 1–16 of letters, digits, `-`, `_`.
+    static func checkName(_ name: String?, leftOut: [FLARMLeftOut], id: UInt32?) {
+        precondition(name == nil || id != nil, "a name without an ID")
+        precondition(name == nil || leftOut.isEmpty, "a name both kept and left out")
+        guard let name else { return }
+        let bytes = Array(name.utf8)
+        precondition((1...FLARMDecoder.maximumNameCharacters).contains(bytes.count), "a name of \(bytes.count) characters")
+        for byte in bytes {
+            precondition((0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                         || byte == 0x2D || byte == 0x5F, "a name with byte \(byte)")
+        }
+    }
+
     static func flarmNMEA(_ bytes: [UInt8]) {
         for line in lines(bytes) {
             switch FLARMDecoder.decode(Array(line)) {
@@ -58,6 +71,7 @@ enum RadioFuzz {
                 if let vertical = status.relativeVerticalMeters { precondition((-32_768...32_767).contains(vertical)) }
                 if let distance = status.relativeDistanceMeters { precondition(distance >= 0) }
                 if let id = status.id { precondition(id <= 0xFF_FFFF) }
+                checkName(status.name, leftOut: status.leftOut, id: status.id)
             case .success(.traffic(let target)):
                 precondition((0...3).contains(target.alarmLevel))
                 precondition((target.relativeNorthMeters == nil) == (target.relativeEastMeters == nil), "half a relative position")
@@ -70,6 +84,7 @@ enum RadioFuzz {
                 if let track = target.trackDegreesTrue { precondition((0...359).contains(track)) }
                 if let speed = target.groundSpeedMetersPerSecond { precondition((0...32_767).contains(speed)) }
                 if let climb = target.climbRateMetersPerSecond { precondition(climb.isFinite && abs(climb) <= 32.8) }
+                checkName(target.name, leftOut: target.leftOut, id: target.id)
             case .success(.error(let error)):
                 precondition((0...3).contains(error.severity))
             case .success(.version):

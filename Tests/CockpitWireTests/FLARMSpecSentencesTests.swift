@@ -88,7 +88,7 @@ struct FLARMSpecSentencesTests {
         for c in try Self.cases() where c.action == "traffic" {
             let event = FLARMWireDecoder().decode(c.sentence)
             guard let id = Self.hex(c.expected["id"]) else {
-                #expect(event == .radio(.rejected(source: .flarm, reason: FLARMRejection.identity.rawValue)), "\(c.name)")
+                #expect(event == .radio(.rejected(source: .flarm, reason: FLARMRejection.noID.rawValue)), "\(c.name)")
                 continue
             }
             guard case .radio(.observation(let o))? = event else { Issue.record("\(c.name): \(String(describing: event))"); continue }

@@ -10,7 +10,8 @@ public struct EFBPicture: Sendable {
         public var relative: RelativeTraffic?
         /// Within the traffic capability's proximity limits (the status's `proximity`), in flight.
         public var proximate: Bool
-        /// Metres north and east of the ownship (nil without an own position).
+        /// Metres north and east of the ownship as FLARM's relative positions measure them (`RadioGeometry.offset`),
+        /// nil without an own position.
         public var northMeters: Double?
         public var eastMeters: Double?
         /// The level of the one threat assessment (`TrafficThreat`, the callouts' too), in flight and for a target
@@ -46,11 +47,11 @@ public struct EFBPicture: Sendable {
         for target in picture.targets {
             var entry = Target(identifier: target.identifier, target: target, relative: target.relative, proximate: target.proximate)
             if airborne, !target.isOnGround { entry.threatLevel = snapshot.callouts.threats[target.key]?.level.rawValue ?? 0 }
-            if let relative = target.relative {
-                let meters = relative.distanceNauticalMiles * UnitConversions.metersPerNauticalMile
-                let bearing = relative.bearingTrueDegrees * .pi / 180
-                entry.northMeters = meters * Double.cos(bearing)
-                entry.eastMeters = meters * Double.sin(bearing)
+            if let relative = target.relative, let fix = current, let latitude = fix.latitudeDegrees, let longitude = fix.longitudeDegrees {
+                let offset = RadioGeometry.northEastMeters(fromLatitude: latitude, longitude: longitude,
+                                                           toLatitude: relative.latitudeDegrees, longitude: relative.longitudeDegrees)
+                entry.northMeters = offset.north
+                entry.eastMeters = offset.east
             }
             list.append(entry)
         }

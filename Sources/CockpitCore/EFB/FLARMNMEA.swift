@@ -66,11 +66,15 @@ public enum FLARMNMEA {
     }
 
     /// `$PFLAA,AlarmLevel,RelativeNorth,RelativeEast,RelativeVertical,IDType,ID,Track,TurnRate,GroundSpeed,ClimbRate,AcftType`;
-    /// nil for a target without a relative position or beyond the ±32,767 m the fields hold. ID type (FTD-012): 1 for
-    /// an ICAO address, 2 for a FLARM ID, 0 (random) for every other (OGN, relay boxes' per-flight identifiers);
-    /// aircraft type 0 unknown (no source here carries it).
+    /// nil for a target without a relative position or beyond the ±20,000,000 m the ICD 7.x fields hold (a PowerFLARM
+    /// hearing ADS-B sends targets 40 km away, beyond the ±32,767 m of older revisions). ID type (FTD-012): 1 for an
+    /// ICAO address, 2 for a FLARM ID, 0 (random) for every other (OGN, relay boxes' per-flight identifiers); aircraft
+    /// type 0 unknown (no source here carries it). The ID is the six hex digits alone, never with a `!name` after it:
+    /// the ICD defines the field as six hex digits, and EFBs reading the ICD drop or refuse the longer form (ForeFlight
+    /// leaves such targets out, SeeYou Navigator and Air Avionics' display show no traffic), so the call sign goes to
+    /// GDL 90 only.
     static func pflaa(_ target: EFBPicture.Target) -> String? {
-        guard let north = target.northMeters, let east = target.eastMeters, abs(north) <= 32_767, abs(east) <= 32_767 else { return nil }
+        guard let north = target.northMeters, let east = target.eastMeters, abs(north) <= 20_000_000, abs(east) <= 20_000_000 else { return nil }
         let source = target.target
         let vertical = target.relative?.relativeAltitudeFeet.map { String(Int(max(-32_768, min(32_767, UnitConversions.meters(fromFeet: $0).rounded())))) } ?? ""
         let track = source.trackTrueDegrees.map { String(Int($0.rounded()) % 360) } ?? ""

@@ -96,10 +96,29 @@ public enum GDL90Cycle {
         }
         report.horizontalSpeedKnots = source.groundSpeedKnots
         report.verticalSpeedFeetPerMinute = source.verticalRateFeetPerMinute
-        report.callsign = source.callsign.map { String($0.prefix(8)) } ?? source.identifierText
+        report.callsign = callsignField(source.callsign) ?? source.identifierText
         report.emergencyCode = source.emergency ? 1 : 0
         report.emitterCategory = source.emitterCategory ?? 0   // 0: no emitter category information
         return report
+    }
+
+    /// The 0x14 call sign field holds eight characters of `0`–`9`, `A`–`Z` and space (GDL 90 ICD §3.5.1, call sign).
+    /// A call sign or registration is written as a flight plan writes a registration as aircraft identification (ICAO
+    /// Doc 4444, Appendix 2, item 7: `EIAKO`, `N2567GA`): letters upper-cased, every other character (the hyphen of
+    /// `D-EAAA`, SoftRF's `_`) left out. Nil when that leaves nothing, or more than eight characters: cut short, a
+    /// name could be another aircraft's, and the six hex digits are sent instead.
+    public static func callsignField(_ callsign: String?) -> String? {
+        guard let callsign else { return nil }
+        var field = ""
+        for scalar in callsign.unicodeScalars {
+            let value = scalar.value
+            if value >= 0x30 && value <= 0x39 || value >= 0x41 && value <= 0x5A {
+                field.unicodeScalars.append(scalar)
+            } else if value >= 0x61 && value <= 0x7A, let upper = Unicode.Scalar(value - 0x20) {
+                field.unicodeScalars.append(upper)
+            }
+        }
+        return field.isEmpty || field.unicodeScalars.count > 8 ? nil : field
     }
 
     /// NACp (§3.5.1.6 / DO-260B) from the receiver's estimated horizontal error (95 %): 11 < 3 m … 1 < 10 nm, 0 unknown.

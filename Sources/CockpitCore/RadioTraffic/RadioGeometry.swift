@@ -36,21 +36,38 @@ public enum RadioGeometry {
     /// No position is moved on for longer than this: beyond it the target is shown where it was last heard.
     public static let deadReckonAtMostSeconds = 20.0
 
-    /// The point `northMeters`, `eastMeters` from a position, on the WGS-84 ellipsoid's radii of curvature there
-    /// (meridian and prime vertical): the inverse the picture measures distances with gives the same metres back
-    /// (a sphere would be 0.3 % short east–west at 47° N: 4 m in 1.2 km). Flat beyond that: FLARM's range is a few
-    /// kilometres.
+    /// The point `northMeters`, `eastMeters` from a position, the metres taken as arcs along the meridian and the
+    /// parallel there on the WGS-84 ellipsoid's radii of curvature (meridian and prime vertical), as FLARM's ICD
+    /// converts its relative positions (a sphere would be 0.3 % short east–west at 47° N: 4 m in 1.2 km).
+    /// `northEastMeters` is its inverse, so the same metres come back out in FLARM out at any range (a PowerFLARM
+    /// hearing ADS-B gives targets 50 km away, where a distance and initial bearing turned into north and east
+    /// would be 300 m off).
     public static func offset(latitudeDegrees: Double, longitudeDegrees: Double, northMeters: Double, eastMeters: Double)
         -> (latitude: Double, longitude: Double) {
+        let (meridian, parallel) = arcRadii(latitudeDegrees: latitudeDegrees)
+        let latitude = latitudeDegrees + northMeters / meridian * 180 / .pi
+        let longitude = longitudeDegrees + (parallel > 1e-6 ? eastMeters / parallel * 180 / .pi : 0)
+        return (latitude, longitude)
+    }
+
+    /// Metres north and east of a position to a point, as `offset` measures them (the point's longitude taken the
+    /// short way round, across ±180°).
+    public static func northEastMeters(fromLatitude latitude: Double, longitude: Double, toLatitude targetLatitude: Double,
+                                       longitude targetLongitude: Double) -> (north: Double, east: Double) {
+        let (meridian, parallel) = arcRadii(latitudeDegrees: latitude)
+        var degreesEast = (targetLongitude - longitude).truncatingRemainder(dividingBy: 360)
+        if degreesEast > 180 { degreesEast -= 360 } else if degreesEast < -180 { degreesEast += 360 }
+        return ((targetLatitude - latitude) * .pi / 180 * meridian, degreesEast * .pi / 180 * parallel)
+    }
+
+    /// The meridian's radius of curvature, and the parallel's radius (the prime vertical's times cos φ), in metres.
+    static func arcRadii(latitudeDegrees: Double) -> (meridian: Double, parallel: Double) {
         let phi = latitudeDegrees * .pi / 180
         let e2 = Ellipsoid.flattening * (2 - Ellipsoid.flattening)
         let w = 1 - e2 * Double.sin(phi) * Double.sin(phi)
         let meridian = Ellipsoid.semiMajorAxisMeters * (1 - e2) / (w * w.squareRoot())
         let primeVertical = Ellipsoid.semiMajorAxisMeters / w.squareRoot()
-        let latitude = latitudeDegrees + northMeters / meridian * 180 / .pi
-        let cosine = Double.cos(phi)
-        let longitude = longitudeDegrees + (cosine > 1e-6 ? eastMeters / (primeVertical * cosine) * 180 / .pi : 0)
-        return (latitude, longitude)
+        return (meridian, primeVertical * max(0, Double.cos(phi)))
     }
 
     /// The target placed relative to the own fix at `now`; nil without a position on either side.

@@ -85,6 +85,7 @@ public struct RadioObservation: Sendable, Equatable {
     public var groundSpeedKnots: Double?
     public var trackTrueDegrees: Double?
     public var verticalRateFeetPerMinute: Double?
+    /// The aircraft's call sign or registration as its source gave it (SBS's call sign, the name after a FLARM ID's `!`).
     public var callsign: String?
     /// Mode A code, four octal digits.
     public var squawk: String?
@@ -97,6 +98,9 @@ public struct RadioObservation: Sendable, Equatable {
     public var noTrack = false
     /// The aircraft is in stealth mode (OGN, FLARM): shown only when near.
     public var stealth = false
+    /// Parts of the message its decoder could not read and left out (a FLARM name), by reason: counted under the
+    /// source's `leftOut`, the rest of the message used.
+    public var leftOut: [String] = []
 
     public init(source: RadioSourceKind, address: RadioAddress) {
         self.source = source

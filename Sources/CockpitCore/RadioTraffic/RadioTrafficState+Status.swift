@@ -10,6 +10,8 @@ extension StatusSnapshot {
             let silent = radio.silent.contains(source)
             var rejected = JSONObject()
             for (reason, count) in status.rejected.sorted(by: { $0.key < $1.key }) { rejected[reason] = .integer(Int64(count)) }
+            var leftOut = JSONObject()
+            for (reason, count) in status.leftOut.sorted(by: { $0.key < $1.key }) { leftOut[reason] = .integer(Int64(count)) }
             let state: String
             if !configuration.radioTraffic.sources.contains(source) {
                 state = "from the recording"
@@ -28,6 +30,7 @@ extension StatusSnapshot {
                 "observations": .integer(Int64(status.observations)),
                 "otherLines": .integer(Int64(status.other)),
                 "rejected": .object(rejected),
+                "leftOut": .object(leftOut),
                 "lastLineAgeSeconds": .number(status.lastLineAt.map { monotonic.seconds(since: $0) }, decimals: 1),
                 "silent": .bool(silent),
                 "device": Self.deviceJSON(status),

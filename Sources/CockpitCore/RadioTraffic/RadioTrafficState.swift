@@ -95,6 +95,9 @@ public struct RadioTrafficState: Sendable, Equatable {
         public var observations = 0
         public var other = 0
         public var rejected: [String: Int] = [:]
+        /// Lines used with a part left out that could not be read (a FLARM name), by reason; each is also one of
+        /// `observations`.
+        public var leftOut: [String: Int] = [:]
         public var lastLineAt: MonotonicInstant?
         public var connectedAt: MonotonicInstant?
         /// The device's last heartbeat and its last self-test result (FLARM), as it said them.
@@ -171,6 +174,7 @@ public struct RadioTrafficState: Sendable, Equatable {
             }
         case .observation(let observation):
             sources[observation.source, default: SourceStatus()].countObservation(at: at)
+            for reason in observation.leftOut { sources[observation.source, default: SourceStatus()].leftOut[reason, default: 0] += 1 }
             merge(observation, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration)
         }
     }

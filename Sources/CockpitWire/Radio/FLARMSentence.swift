@@ -29,6 +29,10 @@ public struct FLARMStatus: Sendable, Equatable {
     public var relativeDistanceMeters: Int?
     /// The threat's 24-bit ID (protocol 4 and later); its kind (ICAO, FLARM, random) only PFLAA's IDType says.
     public var id: UInt32?
+    /// The name after the ID's `!`, as `$PFLAA` carries it (`FLARMDecoder.name`); nil when there is none or it was
+    /// unusable (then `leftOut` says so).
+    public var name: String? = nil
+    public var leftOut: [FLARMLeftOut] = []
 }
 
 /// `$PFLAA`: one nearby target.
@@ -55,6 +59,18 @@ public struct FLARMTraffic: Sendable, Equatable {
     /// Protocol 9 and later: 0 FLARM, 1 ADS-B, 3 ADS-R, 4 TIS-B, 6 Mode-S.
     public var source: Int?
     public var rssiDBm: Double?
+    /// The aircraft's call sign or registration, sent after the ID and `!` by devices that know it (a PowerFLARM
+    /// hearing ADS-B, Stratux, SoftRF: `4CA7B3!RYR4KP`); nil when there is none or it was unusable (`leftOut`).
+    public var name: String? = nil
+    /// What the sentence carried but could not be read and was left out, the rest of it kept.
+    public var leftOut: [FLARMLeftOut] = []
+}
+
+/// A part of a sentence left out because it could not be read, the sentence itself kept (a target is never lost for
+/// its name). The raw value is the status counter's key (`radioTraffic.sources.flarm.leftOut`).
+public enum FLARMLeftOut: String, Error, Sendable, CaseIterable {
+    /// The text after the ID's `!` is not a name `FLARMDecoder.name` accepts.
+    case name = "name after the ID"
 }
 
 /// `$PFLAE`: a self-test result or error; severity 0 is "no error".
@@ -86,7 +102,8 @@ public enum FLARMRejection: String, Error, Sendable, CaseIterable {
     case fieldCount = "field count"
     case alarm = "alarm level or type"
     case relativePosition = "relative position"
-    case identity = "ID"
+    case identity = "ID"                       // not six hex digits (before a `!name`); IDType, NoTrack or Source out of range
+    case noID = "no ID"                        // a PFLAA without an ID (a Mode-C target): it cannot be told from another
     case motion = "track, speed or climb"
     case aircraftType = "aircraft type"
     case deviceState = "device state"          // PFLAU's RX, TX, GPS, power
@@ -127,10 +144,49 @@ public enum FLARMDecoder {
         return .some(value)
     }
 
-    private static func optionalID(_ bytes: [UInt8], _ f: [Range<Int>], _ index: Int) -> UInt32?? {
+    /// The ID field: six hex digits, optionally followed by `!` and a name. `.some(nil)` when the field is empty or
+    /// absent; nil when the part before `!` is not six hex digits (the sentence is refused). An unusable name is left
+    /// out (`leftOut`), the ID kept.
+    private static func optionalID(_ bytes: [UInt8], _ f: [Range<Int>], _ index: Int) -> IDField?? {
         guard index < f.count, !f[index].isEmpty else { return .some(nil) }
-        guard let id = RadioText.hex(bytes, f[index], count: 6) else { return nil }
-        return .some(id)
+        let field = f[index]
+        let bang = field.firstIndex { bytes[$0] == UInt8(ascii: "!") } ?? field.upperBound
+        guard let id = RadioText.hex(bytes, field.lowerBound..<bang, count: 6) else { return nil }
+        guard bang < field.upperBound else { return .some(IDField(id: id)) }
+        switch name(bytes, (bang + 1)..<field.upperBound) {
+        case .success(let text): return .some(IDField(id: id, name: text))
+        case .failure: return .some(IDField(id: id, leftOut: [.name]))
+        }
+    }
+
+    struct IDField {
+        var id: UInt32
+        var name: String?
+        var leftOut: [FLARMLeftOut] = []
+    }
+
+    /// The most characters a name may have: an ICAO aircraft identification has at most 7 (`N2567GA`; a registration
+    /// written with its hyphen one more), an ADS-B call sign 8, SoftRF's device names (`FLR_DD8F12`) 10. Longer is not
+    /// the name of an aircraft.
+    public static let maximumNameCharacters = 16
+
+    /// A name after an ID's `!`: letters, digits, `-` and `_` (a registration's hyphen, SoftRF's `FLR_`), spaces
+    /// around it trimmed, 1…`maximumNameCharacters` of them. The ICD defines the ID as six hex digits and says nothing
+    /// of `!`, so this is the set the devices that send it use; anything else — NMEA 0183's reserved characters
+    /// (`$ * , ! \ ^ ~`), control bytes, non-ASCII — is not a name. `.success(nil)` for an empty name.
+    public static func name(_ bytes: [UInt8], _ range: Range<Int>) -> Result<String?, FLARMLeftOut> {
+        var start = range.lowerBound, end = range.upperBound
+        while start < end, bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        if start == end { return .success(nil) }
+        guard end - start <= maximumNameCharacters else { return .failure(.name) }
+        for index in start..<end {
+            let byte = bytes[index]
+            let allowed = RadioText.isDigit(byte) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            guard allowed else { return .failure(.name) }
+        }
+        return .success(String(decoding: bytes[start..<end], as: UTF8.self))
     }
 
     private static func status(_ bytes: [UInt8], _ f: [Range<Int>]) -> Result<FLARMStatus, FLARMRejection> {
@@ -152,7 +208,8 @@ public enum FLARMDecoder {
         guard let id = optionalID(bytes, f, 10) else { return .failure(.identity) }
         return .success(FLARMStatus(receivedDeviceCount: rx, transmitting: tx == 1, gps: gps, powerOK: power == 1,
                                     alarmLevel: level, relativeBearingDegrees: bearing, alarmType: alarmType,
-                                    relativeVerticalMeters: vertical, relativeDistanceMeters: distance, id: id))
+                                    relativeVerticalMeters: vertical, relativeDistanceMeters: distance, id: id?.id,
+                                    name: id?.name, leftOut: id?.leftOut ?? []))
     }
 
     private static func traffic(_ bytes: [UInt8], _ f: [Range<Int>]) -> Result<FLARMTraffic, FLARMRejection> {
@@ -186,9 +243,9 @@ public enum FLARMDecoder {
         return .success(FLARMTraffic(
             alarmLevel: level, relativeNorthMeters: directional ? north : nil, relativeEastMeters: east,
             estimatedRangeMeters: directional ? nil : abs(north), relativeVerticalMeters: vertical,
-            idType: idTypeCode.flatMap(FLARMTraffic.IDType.init(rawValue:)), id: id, trackDegreesTrue: track,
+            idType: idTypeCode.flatMap(FLARMTraffic.IDType.init(rawValue:)), id: id?.id, trackDegreesTrue: track,
             groundSpeedMetersPerSecond: speed, climbRateMetersPerSecond: climb, aircraftType: type,
-            noTrack: noTrack.map { $0 == 1 }, source: source, rssiDBm: rssi))
+            noTrack: noTrack.map { $0 == 1 }, source: source, rssiDBm: rssi, name: id?.name, leftOut: id?.leftOut ?? []))
     }
 
     private static func error(_ bytes: [UInt8], _ f: [Range<Int>]) -> Result<FLARMError, FLARMRejection> {

@@ -17,7 +17,7 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         case .failure(let rejection):
             return .radio(.rejected(source: .flarm, reason: rejection.rawValue))
         case .success(.traffic(let traffic)):
-            guard let observation = Self.observation(traffic) else { return .radio(.rejected(source: .flarm, reason: FLARMRejection.identity.rawValue)) }
+            guard let observation = Self.observation(traffic) else { return .radio(.rejected(source: .flarm, reason: FLARMRejection.noID.rawValue)) }
             return .radio(.observation(observation))
         case .success(.status(let status)):
             var report = RadioDeviceReport()
@@ -38,8 +38,8 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         }
     }
 
-    /// FLARM's units on the core's names: speed in m/s to knots, climb in m/s to ft/min.
-    /// A target without an ID cannot be told from another: nil.
+    /// FLARM's units on the core's names: speed in m/s to knots, climb in m/s to ft/min; the name after the ID's `!`
+    /// is the call sign. A target without an ID cannot be told from another: nil.
     static func observation(_ t: FLARMTraffic) -> RadioObservation? {
         guard let id = t.id else { return nil }
         let type: RadioAddressType = switch t.idType {
@@ -59,6 +59,8 @@ public struct FLARMWireDecoder: RadioLineDecoder {
         o.alarmLevel = t.alarmLevel
         o.noTrack = t.noTrack ?? false
         o.emitterCategory = t.aircraftType?.emitterCategory
+        o.callsign = t.name
+        o.leftOut = t.leftOut.map(\.rawValue)
         return o
     }
 }
