@@ -235,6 +235,8 @@ struct ControlConnectionTests {
         _ = try? asker.finish()
     }
 
+    /// A watcher whose socket stays full is not reading: its frames are dropped (counted), and it is disconnected
+    /// after 10 s of it, as the FLARM port drops a client whose backlog stays unsent for 10 s.
     @Test func aWatcherThatNeverReadsLosesFramesThenIsDropped() throws {
         let harness = Harness()
         harness.server.startWatchTimer()
@@ -242,16 +244,41 @@ struct ControlConnectionTests {
         try Self.send(channel, "watch\n")
         _ = try harness.answers(channel)
         channel.isWritable = false
-        for _ in 0..<149 {   // just under 30 s, the status changing all the time
+        for _ in 0..<49 {   // just under 10 s, the status changing all the time
             harness.revision += 1
             harness.loop.advanceTime(by: .milliseconds(200))
         }
-        #expect(harness.server.counters.droppedWatchFrames >= 140)
+        #expect(harness.server.counters.droppedWatchFrames >= 45)
         #expect(channel.isActive)
         harness.revision += 1
         harness.loop.advanceTime(by: .milliseconds(600))
         #expect(harness.server.counters.stuckDisconnects == 1)
         #expect(!channel.isActive)
+    }
+
+    /// 64 watchers that never read hold every slot: the pilot's `cockpitctl status` still gets in, in the slot of
+    /// the watcher whose socket has been full longest, and is answered at once. A watcher that reads keeps its slot.
+    @Test func watchersThatDoNotReadDoNotLockOutThePilot() throws {
+        let harness = Harness()
+        harness.server.startWatchTimer()
+        var watchers: [EmbeddedChannel] = []
+        for index in 0..<64 {
+            let channel = try harness.connect()
+            try Self.send(channel, "watch\n")
+            _ = try harness.answers(channel)
+            channel.isWritable = index == 0   // the first one reads its frames
+            watchers.append(channel)
+            harness.loop.advanceTime(by: .milliseconds(10))
+        }
+        harness.loop.advanceTime(by: .milliseconds(1_200))
+        let pilot = try harness.connect()
+        try Self.send(pilot, "{\"request\":\"echo\",\"id\":\"pilot\"}\n")
+        let answer = try harness.answers(pilot)
+        #expect(answer.first?["id"] == .string("pilot") && answer.first?["error"] == nil, "\(answer)")
+        #expect(!watchers[1].isActive, "the watcher not reading for longest made room")
+        #expect(watchers[0].isActive && watchers[2...].allSatisfy(\.isActive))
+        #expect(harness.server.counters.evictedForNewClient == 1 && harness.server.counters.refusedTooMany == 0)
+        _ = try? pilot.finish()
     }
 
     @Test func limits() throws {

@@ -46,7 +46,12 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                                                       + "all watching or being answered"), close: true)
                 return
             }
-            victim.evict()
+            if server.watchers[ObjectIdentifier(victim)] != nil {
+                server.count { $0.evictedForNewClient += 1 }
+                victim.notReading()
+            } else {
+                victim.evict()
+            }
         }
         admitted = true
         self.context = context
@@ -83,6 +88,24 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     }
 
     var isClosing: Bool { closing }
+
+    /// A watcher whose socket has stayed full (unwritable) for at least `after`: since when, or nil while it reads.
+    /// A watcher's channel turns unwritable as soon as the kernel will not take a whole frame (its high-water mark is
+    /// one byte): a reader takes a frame in microseconds, so a full socket means it is many frames behind.
+    func notReadingSince(now: NIODeadline, after: TimeAmount) -> NIODeadline? {
+        guard admitted, !closing, let channel, !channel.isWritable, now - lastWritableAt >= after else { return nil }
+        return lastWritableAt
+    }
+
+    /// A watcher that does not read its frames: closed (to make room for a new client, or after its socket stayed
+    /// full for `notReadingWatcherSeconds`). Nothing is said to it: it does not read.
+    func notReading() {
+        guard let context, !closing else { return }
+        closing = true
+        idleTimer?.cancel()
+        idleTimer = nil
+        context.close(promise: nil)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard admitted, !closing else { return }
@@ -197,6 +220,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             case RequestName.watch:
                 idleTimer?.cancel()
                 idleTimer = nil
+                // Unwritable as soon as the kernel will not take a whole frame: frames are never queued here for a
+                // client that does not read them (each is dropped and counted), and a full socket is seen at once.
+                // The kernel's send buffer is made small (16 KiB asked, 32 KiB given: a few frames) so that a watcher
+                // that does not read is seen within seconds, not after the default 208 KiB of frames (≈ 30 s).
+                try? context.channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark,
+                                                            value: ChannelOptions.Types.WriteBufferWaterMark(low: 1, high: 1))
+                try? context.channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 16_384)
+                lastWritableAt = context.eventLoop.now
                 server.addWatcher(self)
                 reply(context, ControlProtocol.response(type: "watching", id: request.id, body: nil))
                 guard !closing else { return }

@@ -36,8 +36,14 @@ public enum ControlReply: Sendable {
 
         public init(_ result: Result<ControlAnswer, ControlProtocol.Failure>, id: JSONValue?) {
             switch result {
-            case .success(let answer):
+            case .success(let answer) where answer.more.members.isEmpty:
                 line = ControlProtocol.response(type: answer.type, id: id, body: (answer.key, answer.body))
+            case .success(let answer):
+                var object: JSONObject = ["v": .integer(ControlProtocol.version), "ok": .bool(true), "type": .string(answer.type)]
+                if let id { object["id"] = id }
+                object[answer.key] = answer.body
+                for (key, value) in answer.more.members { object[key] = value }
+                line = JSONWriter.string(.object(object)) + "\n"
             case .failure(var failure):
                 failure.id = id
                 line = ControlProtocol.errorResponse(failure)
@@ -47,15 +53,18 @@ public enum ControlReply: Sendable {
     }
 }
 
-/// A successful answer: `{"v":1,"ok":true,"type":TYPE,KEY:BODY}`.
+/// A successful answer: `{"v":1,"ok":true,"type":TYPE,KEY:BODY}`, with the keys of `more` beside KEY (e.g. the
+/// damage a flight-log answer met).
 public struct ControlAnswer: Sendable {
     public var type: String
     public var key: String
     public var body: JSONValue
-    public init(type: String, key: String, body: JSONValue) {
+    public var more: JSONObject
+    public init(type: String, key: String, body: JSONValue, more: JSONObject = [:]) {
         self.type = type
         self.key = key
         self.body = body
+        self.more = more
     }
 }
 
@@ -75,9 +84,13 @@ public final class ControlServer: @unchecked Sendable {
         public var idleTimeoutSeconds: Int64 = 30
         /// A request line that has begun must end (newline) within this long.
         public var incompleteRequestSeconds: Int64 = 5
-        /// A watcher whose socket stays full this long is disconnected; so is a client whose requests wait this long
-        /// for it to read the answers before them.
+        /// A client whose requests wait this long for it to read the answers before them is disconnected.
         public var stuckWatcherTimeoutSeconds: Int64 = 30
+        /// A watcher whose socket stays full this long is not reading: disconnected (as the FLARM port drops a
+        /// client whose backlog stays unsent for 10 s). From `notReadingAfterSeconds` of it on, it is also closed
+        /// for a new client when every slot is taken.
+        public var notReadingWatcherSeconds: Int64 = 10
+        public var notReadingAfterSeconds: Int64 = 1
         public var watchIntervalMilliseconds: Int64 = 1000
         /// Frames are sent on change, but not more often than this.
         public var watchMinimumIntervalMilliseconds: Int64 = 200
@@ -249,21 +262,26 @@ public final class ControlServer: @unchecked Sendable {
     var openClients: Int { clients.values.reduce(0) { $0 + ($1.isClosing ? 0 : 1) } }
 
     /// Which client makes room for a new one when every slot is taken: the pilot's `cockpitctl` must always get an
-    /// answer, so slots held by clients that are not doing anything useful are reclaimed. First the client whose
-    /// unfinished request began longest ago (a client dribbling bytes), then the one idle longest between requests.
-    /// Watchers and clients waiting for an answer are never closed for another; with only those, the new client is
+    /// answer, so slots held by clients that are not doing anything useful are reclaimed. First the watcher whose
+    /// socket has been full longest (a client that does not read its frames), then the client whose unfinished
+    /// request began longest ago (a client dribbling bytes), then the one idle longest between requests. Watchers
+    /// that read and clients waiting for an answer are never closed for another; with only those, the new client is
     /// refused (`too-many-clients`).
     func clientToEvict() -> ControlConnectionHandler? {
-        var best: (handler: ControlConnectionHandler, unfinished: Bool, since: NIODeadline)?
+        let now = loop.now
+        var best: (handler: ControlConnectionHandler, rank: Int, since: NIODeadline)?
         for handler in clients.values {
-            guard let state = handler.evictable else { continue }
-            let unfinished = state.unfinishedSince != nil
-            let since = state.unfinishedSince ?? state.idleSince
-            if let current = best {
-                if current.unfinished && !unfinished { continue }
-                if current.unfinished == unfinished && current.since <= since { continue }
+            let candidate: (rank: Int, since: NIODeadline)
+            if watchers[ObjectIdentifier(handler)] != nil {
+                guard let since = handler.notReadingSince(now: now, after: .seconds(limits.notReadingAfterSeconds)) else { continue }
+                candidate = (0, since)
+            } else if let state = handler.evictable {
+                candidate = state.unfinishedSince.map { (1, $0) } ?? (2, state.idleSince)
+            } else {
+                continue
             }
-            best = (handler, unfinished, since)
+            if let current = best, current.rank < candidate.rank || (current.rank == candidate.rank && current.since <= candidate.since) { continue }
+            best = (handler, candidate.rank, candidate.since)
         }
         return best?.handler
     }
@@ -291,17 +309,17 @@ public final class ControlServer: @unchecked Sendable {
             guard let frame else { break }
             let changed = frame.revision != watcher.lastSentRevision
             let due = now - watcher.lastSentAt >= .milliseconds(limits.watchIntervalMilliseconds)
+            if channel.isWritable { watcher.lastWritableAt = now }
             guard changed || due else { continue }
             if channel.isWritable {
                 watcher.lastSentRevision = frame.revision
                 watcher.lastSentAt = now
-                watcher.lastWritableAt = now
                 channel.writeAndFlush(frame.line, promise: nil)
             } else {
                 counters.droppedWatchFrames += 1
-                if now - watcher.lastWritableAt > .seconds(limits.stuckWatcherTimeoutSeconds) {
+                if now - watcher.lastWritableAt > .seconds(limits.notReadingWatcherSeconds) {
                     counters.stuckDisconnects += 1
-                    channel.close(promise: nil)
+                    watcher.notReading()
                 }
             }
         }
