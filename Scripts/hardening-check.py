@@ -430,7 +430,7 @@ def flight_log_truncated(args, work):
         time.sleep(5)
         flight_log = (status(daemon.socket)[1] or {}).get("outputs", {}).get("flight-log", {})
         daemon.stop()
-        outcomes.append(f"state '{flight_log.get('state')}' failed {flight_log.get('failed')}")
+        outcomes.append(f"state '{flight_log.get('state')}' failed {flight_log.get('failed')} filesLost {flight_log.get('filesLost')}")
     print(f"flight-log-truncated: truncate -s 0 at 10/14/19 s, status 5 s later: " + "; ".join(outcomes))
 
 

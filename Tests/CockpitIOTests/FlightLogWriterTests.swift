@@ -116,3 +116,45 @@ struct FlightLogWriterWALTests {
         #expect(writer.counters.prunedFlights == 1)
     }
 }
+
+@Suite("Flight log writer: the file lost under it")
+struct FlightLogWriterLostFileTests {
+    static func write(_ writer: FlightLogWriter, _ samples: ArraySlice<FlightLogSample>) throws {
+        for sample in samples { try writer.write(.sample(sample)) }
+    }
+
+    /// Cut short (`truncate -s 0`), deleted, or replaced by another file: the next write throws `lostCode`, with
+    /// what became of the file, and so does every later one.
+    @Test(arguments: ["truncate", "delete", "replace"])
+    func theNextWriteSaysTheFileIsLost(_ how: String) throws {
+        let path = "/tmp/cockpit-flightlog-lost-\(how)-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let samples = FlightLogWriterWALTests.samples(40, from: UTCInstant(year: 2024, month: 5, day: 1, hour: 8))
+        let writer = try FlightLogWriter(path: path, limitBytes: 10 << 20)
+        try Self.write(writer, samples[0..<20])
+        var info = stat()
+        stat(path, &info)
+        let bytesBefore = Int64(info.st_size)
+        #expect(bytesBefore > 0)
+        switch how {
+        case "truncate": #expect(truncate(path, 0) == 0)
+        case "delete": #expect(unlink(path) == 0)
+        default:
+            #expect(unlink(path) == 0)
+            let other = creat(path, 0o600)
+            close(other)
+        }
+        for sample in samples[20...] {
+            #expect(throws: SQLiteDatabase.Failure.self) { try writer.write(.sample(sample)) }
+        }
+        var caught: SQLiteDatabase.Failure?
+        do { try writer.write(.endOfInput) } catch { caught = error }
+        #expect(caught?.code == FlightLogFileWatch.lostCode)
+        let expected: FlightLogFileWatch.Loss? = switch how {
+        case "truncate": .cutShort(fromBytes: bytesBefore, toBytes: 0)
+        case "delete": .gone("No such file or directory")
+        default: .replaced
+        }
+        #expect(writer.fileLost == expected)
+    }
+}

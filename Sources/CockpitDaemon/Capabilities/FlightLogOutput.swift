@@ -40,6 +40,11 @@ final class FlightLogOutput: RunnerOutput {
         var usedBytes: Int64?
         /// Writes failed in a row (0 while logging works).
         var failingInARow: Int64 = 0
+        /// Times the file was found lost under the daemon (deleted, replaced, cut short), and the last such loss.
+        var filesLost: Int64 = 0
+        var lastFileLoss: String?
+        /// Where the last lost file was set aside (a file cut short keeps what it held).
+        var lostFileSetAside: String?
     }
 
     final class SharedBox: Sendable {
@@ -51,6 +56,9 @@ final class FlightLogOutput: RunnerOutput {
     /// The writer, touched only on the hand-off's serial queue.
     final class WriterBox: @unchecked Sendable {
         var writer: FlightLogWriter?
+        /// A writer whose file was replaced under it: kept open, unused, so that closing it neither checkpoints
+        /// nor deletes a WAL by the name that now belongs to the other file.
+        var retired: [FlightLogWriter] = []
     }
 
     init(path: String, limitBytes: Int64, synchronous: FlightLogWriter.Synchronous, policy: HandOffPolicy,
@@ -88,7 +96,10 @@ final class FlightLogOutput: RunnerOutput {
         }
         handOff = BoundedHandOff(label: "cockpitd.flight-log", capacity: 600, policy: policy) { [box] job in
             switch job {
-            case .item(let item): Self.write(item, box: box, shared: shared, logger: logger)
+            case .item(let item):
+                Self.write(item, box: box, shared: shared, logger: logger,
+                           reopen: { () throws(SQLiteDatabase.Failure) -> FlightLogWriter in
+                               try FlightLogWriter(path: path, limitBytes: limitBytes, synchronous: synchronous) })
             case .finishOpening: Self.finishOpening(box: box, shared: shared, logger: logger)
             case .close:
                 box.writer?.checkpoint()
@@ -131,7 +142,8 @@ final class FlightLogOutput: RunnerOutput {
         }
     }
 
-    private static func write(_ item: FlightLogWriter.Item, box: WriterBox, shared: SharedBox, logger: Logger) {
+    private static func write(_ item: FlightLogWriter.Item, box: WriterBox, shared: SharedBox, logger: Logger,
+                              reopen: () throws(SQLiteDatabase.Failure) -> FlightLogWriter) {
         guard let writer = box.writer else { return }
         do {
             try writer.write(item)
@@ -149,6 +161,9 @@ final class FlightLogOutput: RunnerOutput {
                 return failures
             }
             if recovered > 0 { logger.notice("flight log \(writer.path): writing again after \(recovered) failed write(s)") }
+        } catch where error.code == FlightLogFileWatch.lostCode {
+            guard let loss = writer.fileLost, FlightLogFileLoss.startNewFile(after: loss, box: box, shared: shared, logger: logger, reopen: reopen) else { return }
+            write(item, box: box, shared: shared, logger: logger, reopen: reopen)
         } catch {
             // The medium is full (SQLITE_FULL, 13) or failing (SQLITE_IOERR, 10), the file is damaged (SQLITE_CORRUPT 11,
             // SQLITE_NOTADB 26) or was made read-only (SQLITE_READONLY 8): stop writing (each further attempt would fail
@@ -216,6 +231,8 @@ final class FlightLogOutput: RunnerOutput {
             "usedBytes": .optional(shared.usedBytes), "limitBytes": .integer(limitBytes),
             "openFlight": .optional(shared.openFlight), "prunedFlights": .integer(shared.counters.prunedFlights),
             "recoveredFlights": .integer(shared.counters.recoveredFlights), "skippedWithoutUTC": .integer(skippedNoTime),
+            "filesLost": .integer(shared.filesLost), "lastFileLoss": .optional(shared.lastFileLoss),
+            "lostFileSetAside": .optional(shared.lostFileSetAside),
         ]
         return status
     }

@@ -1,5 +1,6 @@
 public import CockpitCore
 import CSQLite
+import Glibc
 
 /// Writes the flight log (one SQLite file, WAL). Used from one thread only (the flight log output's writer); every
 /// `write` is one transaction, committed before it returns, so a `kill -9` loses at most what was not handed over yet.
@@ -52,6 +53,8 @@ public final class FlightLogWriter {
     /// WAL pages after which a commit checkpoints (see the WAL hook in `init`).
     public static let checkpointPages: Int32 = 256
     private var samplesSincePruneCheck = 0
+    /// The file as the writer last saw it (`FlightLogFileWatch`): a write notices it deleted, replaced or cut short.
+    private var watch: FlightLogFileWatch
 
     /// `upgradeLater`: an older file is not upgraded here but by `finishOpening` (or the first `write`), so a daemon
     /// starting on a big schema-1 log is not held up by the upgrade (seconds on a Pi; systemd allows 30 s to READY).
@@ -59,6 +62,7 @@ public final class FlightLogWriter {
         self.path = path
         self.limitBytes = limitBytes
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        watch = FlightLogFileWatch(path: path)
         try database.execute("PRAGMA busy_timeout = 2000")
         // A new file only (both are fixed once the first table exists): 1 KiB pages, because each 1 Hz commit
         // rewrites about four pages (sample, index, rollup, flight) into the WAL — with 4 KiB pages that is four
@@ -147,8 +151,11 @@ public final class FlightLogWriter {
         (try Self.pragma(database, "page_count") - Self.pragma(database, "freelist_count")) * pageSize
     }
 
-    /// One transaction: the item and what it implies for the open flight. Rolls back and throws on failure.
+    /// One transaction: the item and what it implies for the open flight. Rolls back and throws on failure. The file
+    /// is looked at before and after (`FlightLogFileWatch`): one deleted, replaced or cut short under the writer
+    /// throws `FlightLogFileWatch.lostCode`, and nothing more is written into it.
     public func write(_ item: Item) throws(SQLiteDatabase.Failure) {
+        try watch.check()
         try finishOpening()
         try database.execute("BEGIN IMMEDIATE")
         do {
@@ -159,6 +166,7 @@ public final class FlightLogWriter {
             throw error
         }
         counters.commits += 1
+        try watch.check()
         counters.walBytes = walCounter.pages * (pageSize + 24)
         counters.checkpoints = walCounter.checkpoints
         if case .sample = item {
@@ -308,13 +316,19 @@ public final class FlightLogWriter {
                 throw error
             }
             try database.execute("PRAGMA incremental_vacuum")
+            // The file shrinks to the pages left at a later checkpoint: no further than this.
+            watch.mayShrink(toBytes: try Self.pragma(database, "page_count") * pageSize)
         }
     }
 
-    /// Writes the WAL back into the database file (at a clean stop).
+    /// Writes the WAL back into the database file (at a clean stop); not into a file found lost.
     public func checkpoint() {
+        guard (try? watch.check()) != nil else { return }
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
+
+    /// What became of the file, when a write found it lost (nil while it is in place).
+    public var fileLost: FlightLogFileWatch.Loss? { watch.loss }
 }
 
 /// The WAL hook's counter (called on the writer's thread, inside `write`).
