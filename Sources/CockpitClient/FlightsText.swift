@@ -2,9 +2,12 @@ public import CockpitCore
 
 /// `cockpitctl flights` / `cockpitd flight-log list`: one line per flight.
 public enum FlightsText {
-    public static func render(_ flights: JSONValue) -> String {
+    /// `answer`: the whole `flights` answer, whose `damagedFlights` and `damage` (docs/control-protocol.md) are said
+    /// under the list, a line per damaged flight.
+    public static func render(_ flights: JSONValue, answer: JSONValue? = nil) -> String {
+        let damage = damageLines(answer)
         let list = flights.arrayValue ?? []
-        guard !list.isEmpty else { return "No flights in the log." }
+        guard !list.isEmpty else { return (["No flights in the log."] + damage).joined(separator: "\n") }
         var lines = ["  id  takeoff (UTC)         from    landing (UTC)         to      max GPS ft  >10k min  alerts  end"]
         var ellipsoid = false
         for flight in list {
@@ -33,7 +36,31 @@ public enum FlightsText {
         if ellipsoid {
             lines.append("max GPS ft: above mean sea level; \"ell\": above the WGS-84 ellipsoid (the fixes had no MSL altitude)")
         }
-        return lines.joined(separator: "\n")
+        return (lines + damage).joined(separator: "\n")
+    }
+
+    /// The damage a `flights` answer met, in words: a line per damaged flight, then what to do.
+    public static func damageLines(_ answer: JSONValue?) -> [String] {
+        guard let answer else { return [] }
+        var lines: [String] = []
+        for flight in answer["damagedFlights"]?.arrayValue ?? [] {
+            let name = flight["id"]?.int64Value.map { "Flight \($0)" } ?? "A flight"
+            if flight["leftOut"]?.boolValue == true {
+                lines.append("\(name) is not listed: its takeoff time in the log is damaged.")
+            } else {
+                let count = flight["valuesReadAsAbsent"]?.int64Value ?? 0
+                lines.append("\(name): \(count) value\(count == 1 ? " is" : "s are") damaged in the log and shown as unknown (-) or 0.")
+            }
+        }
+        if lines.isEmpty, let note = answer["damage"]?.stringValue { lines.append(damageSentence(note)) }
+        if !lines.isEmpty { lines.append("The flight log file is damaged; check it with: sqlite3 FILE 'PRAGMA integrity_check'") }
+        return lines
+    }
+
+    /// The daemon's damage note as a sentence a pilot reads ("The flight log is damaged: …").
+    public static func damageSentence(_ note: String) -> String {
+        guard let first = note.first else { return note }
+        return first.uppercased() + note.dropFirst()
     }
 
     /// "close encounter 2026-11-27T12:03:14Z icao 4D2023 AMC421 [adsb-sbs]: 0.42 nm, 300 ft above (pressure), alarm 2".

@@ -30,6 +30,7 @@ struct History: ParsableCommand {
                                      per: HistoryRequest.Resolution(rawValue: per) ?? .second)
         let history = try cockpitctlRequest(global, RequestName.history, arguments: request.arguments)["history"] ?? .null
         print(global.json ? JSONWriter.string(history) : HistoryGraph.render(history, unicode: !ascii && Self.localeIsUTF8))
+        if !global.json, let note = history["damage"]?.stringValue { print(FlightsText.damageSentence(note)) }
     }
 
     static var localeIsUTF8: Bool {
@@ -48,8 +49,15 @@ struct Flights: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let flights = try cockpitctlRequest(global, RequestName.flights)["flights"] ?? .null
-        print(global.json ? JSONWriter.string(flights) : FlightsText.render(flights))
+        let answer = try cockpitctlRequest(global, RequestName.flights)
+        let flights = answer["flights"] ?? .null
+        if global.json {
+            print(JSONWriter.string(flights))
+            // The list is the JSON on standard output; a damaged flight (perhaps left out of it) is said on standard error.
+            for line in FlightsText.damageLines(answer) { printError(line) }
+        } else {
+            print(FlightsText.render(flights, answer: answer))
+        }
     }
 }
 
@@ -71,8 +79,10 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let request = ExportRequest(flight: flight, format: FlightExport.Format(rawValue: format) ?? .igc)
-        let text = try cockpitctlRequest(global, RequestName.export, arguments: request.arguments)["export"]?["text"]?.stringValue ?? ""
-        try writeExport(text, to: o)
+        let export = try cockpitctlRequest(global, RequestName.export, arguments: request.arguments)["export"]
+        // Standard output is the exported file: the damage is said on standard error.
+        if let note = export?["damage"]?.stringValue { printError("cockpitctl: \(FlightsText.damageSentence(note))") }
+        try writeExport(export?["text"]?.stringValue ?? "", to: o)
     }
 }
 

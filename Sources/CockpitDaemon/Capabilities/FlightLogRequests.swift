@@ -22,7 +22,10 @@ extension FlightLogSettings {
                         object["encounters"] = .array(try reader.encounters(from: flight.takeoff.utc, to: end).map { .object($0.json) })
                         return .object(object)
                     }
-                    return ControlAnswer(type: RequestName.flights, key: "flights", body: .array(flights))
+                    // A flight read with damage is said beside the list (one left out entirely is in no other place).
+                    return ControlAnswer(type: RequestName.flights, key: "flights", body: .array(flights), more: [
+                        "damage": .optional(reader.damage.note), "damagedFlights": .array(reader.damagedFlights.map(\.json)),
+                    ])
                 }
             }),
             RequestHandler(RequestName.export, offLoop: { request, host in

@@ -9,6 +9,28 @@ public final class FlightLogReader {
     public let schema: Int64
     /// Damage met so far: values out of range read as absent, rows without a usable time skipped.
     public private(set) var damage = FlightLogStoredValues()
+    /// Flights read with damage: values out of range read as absent, or the whole flight left out (its takeoff time
+    /// is unusable). In the order read; a flight read twice is listed once.
+    public private(set) var damagedFlights: [DamagedFlight] = []
+
+    public struct DamagedFlight: Sendable, Equatable {
+        /// The flight's id (nil when the id itself is unreadable).
+        public var id: Int64?
+        /// Values of the flight's row read as absent.
+        public var valuesReadAsAbsent: Int
+        /// True when the flight could not be read at all and is not in the list.
+        public var leftOut: Bool
+
+        public init(id: Int64?, valuesReadAsAbsent: Int, leftOut: Bool) {
+            self.id = id
+            self.valuesReadAsAbsent = valuesReadAsAbsent
+            self.leftOut = leftOut
+        }
+
+        public var json: JSONValue {
+            .object(["id": .optional(id), "valuesReadAsAbsent": .integer(Int64(valuesReadAsAbsent)), "leftOut": .bool(leftOut)])
+        }
+    }
 
     /// Samples this long before a takeoff and after a landing go with a flight's export (the ground roll, so a
     /// replay of the export sees the same takeoff and landing).
@@ -44,9 +66,19 @@ public final class FlightLogReader {
     }
 
     private func flight(_ row: SQLiteDatabase.Statement) throws(SQLiteDatabase.Failure) -> FlightLogFlight? {
+        let before = damage
+        defer { noteDamage(id: row.int64(0), since: before) }
         guard var flight = FlightLogSchema.flight(row, &damage) else { return nil }
         if schema < 2 { try FlightLogMigration.refold(&flight, samplesIn: database, check: &damage) }
         return flight
+    }
+
+    private func noteDamage(id: Int64?, since before: FlightLogStoredValues) {
+        guard damage != before else { return }
+        let entry = DamagedFlight(id: id, valuesReadAsAbsent: damage.refusedValues - before.refusedValues,
+                                  leftOut: damage.skippedRows > before.skippedRows)
+        if let id, damagedFlights.contains(where: { $0.id == id }) { return }
+        damagedFlights.append(entry)
     }
 
     /// Samples with `from <= utc <= to`, oldest first.
