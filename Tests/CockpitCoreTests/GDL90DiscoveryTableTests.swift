@@ -76,4 +76,53 @@ struct GDL90DiscoveryTableTests {
         table.heard(Self.announcement(4000), from: "192.168.10.5", at: MonotonicInstant(seconds: 11))
         #expect(table.clients.count == 4, "one a second")
     }
+
+    /// Discovery on the core's timeline: an EFB is sent to while its broadcasts keep coming and dropped after 15 s of
+    /// silence; malformed broadcasts are counted, never used.
+    @Test func anEFBExpiresAfterFifteenSecondsOfSilence() {
+        var table = GDL90DiscoveryTable()
+        table.heard(Self.announcement(4000), from: "192.168.10.20", at: MonotonicInstant(seconds: 100))
+        #expect(table.clients.map(\.port) == [4000])
+        table.heard(Self.announcement(4002), from: "192.168.10.20", at: MonotonicInstant(seconds: 105))
+        #expect(table.clients.count == 1 && table.clients[0].port == 4002)   // the port may change
+        table.expire(at: MonotonicInstant(seconds: 120))
+        #expect(table.clients.count == 1)   // 15 s after the last broadcast: still there
+        table.expire(at: MonotonicInstant(seconds: 120.5))
+        #expect(table.clients.isEmpty && table.expired == 1)
+        for bad in ["not json", #"{"App":"X"}"#, #"{"GDL90":{"port":4000}}"#, #"{"App":"X","GDL90":{"port":70000}}"#] {
+            table.heard(Array(bad.utf8), from: "10.0.0.1", at: MonotonicInstant(seconds: 121))
+        }
+        #expect(table.clients.isEmpty && table.rejected == 4 && table.accepted == 2)
+    }
+
+    /// One forged announcement buys little: a service's port (DNS 53, NTP 123, anything below 1024) is refused, and an
+    /// address heard once is sent to for 6 s, not 15 (ForeFlight announces every 5 s, so a real app is heard again).
+    @Test func oneAnnouncementIsBounded() {
+        var table = GDL90DiscoveryTable()
+        for port in [53, 123, 1, 1023] { table.heard(Self.announcement(port), from: "192.168.10.9", at: MonotonicInstant(seconds: 10)) }
+        #expect(table.clients.isEmpty && table.rejected == 4)
+        #expect(table.lastRejection?.contains("below 1024") == true)
+        table.heard(Self.announcement(1024), from: "192.168.10.9", at: MonotonicInstant(seconds: 10))
+        table.expire(at: MonotonicInstant(seconds: 16))
+        #expect(table.clients.count == 1)
+        table.expire(at: MonotonicInstant(seconds: 16.5))
+        #expect(table.clients.isEmpty, "heard once: 6 s, not 15")
+    }
+
+    /// A tablet that joins after a spoofer has filled the table with addresses that announce every second gets in
+    /// when the DHCP leases name it: it takes the place of the stalest address not leased, and keeps it.
+    @Test func aLeasedTabletGetsInAfterTheSpooferFilledTheTable() {
+        var table = GDL90DiscoveryTable()
+        let leased = ["192.168.10.77"]
+        var servedSeconds = 0
+        for second in 0..<60 {
+            let now = MonotonicInstant(seconds: Double(second))
+            for forged in 0..<64 { table.heard(Self.announcement(4000, app: "X"), from: "192.168.10.\(100 + forged)", at: now, leased: leased) }
+            if second >= 20, (second - 20) % 5 == 0 { table.heard(Self.announcement(4000), from: "192.168.10.77", at: now, leased: leased) }
+            table.expire(at: now)
+            if table.clients.contains(where: { $0.host == "192.168.10.77" }) { servedSeconds += 1 }
+        }
+        #expect(servedSeconds == 40, "sent to every second from its first announcement at 20 s to 59 s")
+        #expect(table.replaced == 1 && table.clients.count == 16)
+    }
 }

@@ -148,67 +148,6 @@ struct GDL90GoldenFrameTests {
         #expect(GDL90Cycle.navigationAccuracyCategory(horizontalErrorMeters: nil) == 0)
         #expect(GDL90Cycle.navigationIntegrityCategory(horizontalErrorMeters: 20) == 10)
     }
-
-    /// Discovery on the core's timeline: an EFB is sent to while its broadcasts keep coming and dropped after 15 s of
-    /// silence; malformed broadcasts are counted, never used.
-    @Test func discoveryExpiresAfterFifteenSecondsOfSilence() {
-        var discovery = GDL90Discovery()
-        let json = Array(#"{"App":"ForeFlight","GDL90":{"port":4000}}"#.utf8)
-        discovery.heard(json, from: "192.168.10.20", at: MonotonicInstant(seconds: 100))
-        #expect(discovery.clients.map(\.port) == [4000])
-        discovery.heard(Array(#"{"App":"ForeFlight","GDL90":{"port":4002}}"#.utf8), from: "192.168.10.20", at: MonotonicInstant(seconds: 105))
-        #expect(discovery.clients.count == 1 && discovery.clients[0].port == 4002)   // the port may change
-        discovery.expire(at: MonotonicInstant(seconds: 120))
-        #expect(discovery.clients.count == 1)   // 15 s after the last broadcast: still there
-        discovery.expire(at: MonotonicInstant(seconds: 120.5))
-        #expect(discovery.clients.isEmpty && discovery.expired == 1)
-        for bad in ["not json", #"{"App":"X"}"#, #"{"GDL90":{"port":4000}}"#, #"{"App":"X","GDL90":{"port":70000}}"#] {
-            discovery.heard(Array(bad.utf8), from: "10.0.0.1", at: MonotonicInstant(seconds: 121))
-        }
-        #expect(discovery.clients.isEmpty && discovery.rejected == 4 && discovery.accepted == 2)
-    }
-
-    /// One forged announcement buys little: a service's port (DNS 53, NTP 123, anything below 1024) is refused, and an
-    /// address heard once is sent to for 6 s, not 15 (ForeFlight announces every 5 s, so a real app is heard again).
-    @Test func oneAnnouncementIsBounded() {
-        var discovery = GDL90Discovery()
-        for port in [53, 123, 1, 1023] {
-            discovery.heard(Array(#"{"App":"ForeFlight","GDL90":{"port":\#(port)}}"#.utf8), from: "192.168.10.9", at: MonotonicInstant(seconds: 10))
-        }
-        #expect(discovery.clients.isEmpty && discovery.rejected == 4)
-        #expect(discovery.lastRejection?.contains("below 1024") == true)
-        discovery.heard(Array(#"{"App":"ForeFlight","GDL90":{"port":1024}}"#.utf8), from: "192.168.10.9", at: MonotonicInstant(seconds: 10))
-        discovery.expire(at: MonotonicInstant(seconds: 16))
-        #expect(discovery.clients.count == 1)
-        discovery.expire(at: MonotonicInstant(seconds: 16.5))
-        #expect(discovery.clients.isEmpty, "heard once: 6 s, not 15")
-    }
-
-    /// 64 forged apps announcing every 5 s cannot keep a genuine one out: it replaces the stalest, and an address from
-    /// the DHCP leases is never replaced by one that is not leased.
-    @Test func aGenuineAppAlwaysGetsIn() {
-        var discovery = GDL90Discovery()
-        let leased = ["192.168.10.77"]
-        func announce(_ host: String, _ second: Double) {
-            discovery.heard(Array(#"{"App":"X","GDL90":{"port":4000}}"#.utf8), from: host, at: MonotonicInstant(seconds: second), leased: leased)
-        }
-        // The spoofer's 64 addresses announce every 5 s; the tablet (leased) announces at 12 s and every 5 s after.
-        var tabletServedCycles = 0
-        for second in 0..<60 {
-            for forged in 0..<64 where (forged % 5) == second % 5 { announce("192.168.10.\(100 + forged)", Double(second)) }
-            if second >= 12, (second - 12) % 5 == 0 { announce("192.168.10.77", Double(second)) }
-            discovery.expire(at: MonotonicInstant(seconds: Double(second)))
-            if discovery.clients.contains(where: { $0.host == "192.168.10.77" }) { tabletServedCycles += 1 }
-            #expect(discovery.clients.count <= discovery.capacity)
-        }
-        #expect(tabletServedCycles == 48, "sent to every second from its first announcement at 12 s to 59 s")
-        #expect(discovery.replaced > 0)
-        // Without a lease the genuine app still gets in at every announcement (it replaces the stalest forged one).
-        var open = GDL90Discovery()
-        for forged in 0..<16 { open.heard(Array(#"{"App":"X","GDL90":{"port":4000}}"#.utf8), from: "10.0.0.\(forged)", at: MonotonicInstant(seconds: Double(forged) / 10)) }
-        open.heard(Array(#"{"App":"ForeFlight","GDL90":{"port":4000}}"#.utf8), from: "10.0.1.1", at: MonotonicInstant(seconds: 2))
-        #expect(open.clients.contains { $0.host == "10.0.1.1" } && !open.clients.contains { $0.host == "10.0.0.0" })
-    }
 }
 
 @Suite("FLARM NMEA sentences (docs/efb.md)")
