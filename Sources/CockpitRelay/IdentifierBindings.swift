@@ -35,6 +35,14 @@ public struct IdentifierBindings: Sendable {
 
     public func fingerprint(of identifier: UInt32) -> UInt64? { table[identifier]?.fingerprint }
 
+    /// Every binding (for the state file).
+    var all: [(identifier: UInt32, fingerprint: UInt64, lastUsedSeconds: Double)] {
+        table.map { ($0.key, $0.value.fingerprint, $0.value.lastUsedSeconds) }
+    }
+
+    /// Bindings made or released so far (the state file is written again when this changes).
+    public private(set) var changes = 0
+
     public enum BindResult: Equatable, Sendable { case bound, full, boundToOther(UInt64) }
 
     /// Binds a free identifier to a key; refuses when the identifier is someone else's or the table is full.
@@ -70,6 +78,7 @@ public struct IdentifierBindings: Sendable {
 
     private mutating func insert(_ identifier: UInt32, _ fingerprint: UInt64, lastUsedSeconds: Double) {
         table[identifier] = Binding(fingerprint: fingerprint, lastUsedSeconds: lastUsedSeconds)
+        changes += 1
         shares.append(identifier, to: fingerprint)
         while shares.count(of: fingerprint) > perKeyCapacity, let oldest = popOldest(of: fingerprint) {
             release(oldest, fingerprint)
@@ -89,6 +98,7 @@ public struct IdentifierBindings: Sendable {
 
     private mutating func release(_ identifier: UInt32, _ fingerprint: UInt64) {
         table[identifier] = nil
+        changes += 1
         shares.release(fingerprint)
     }
 
@@ -99,5 +109,12 @@ public struct IdentifierBindings: Sendable {
             idle.append((identifier, binding.fingerprint))
         }
         for (identifier, fingerprint) in idle { release(identifier, fingerprint) }
+        table.shrinkIfSparse()
+        shares.shrinkIfSparse()
+    }
+
+    var footprint: [RelayFootprint.Table] {
+        [.init(name: "bindings", count: table.count, capacity: table.capacity),
+         .init(name: "keyShares", count: shares.owners, capacity: shares.reservedCapacity)]
     }
 }

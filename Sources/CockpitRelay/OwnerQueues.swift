@@ -10,6 +10,10 @@ struct OwnerQueues<Owner: Hashable & Sendable>: Sendable {
     }
 
     private var queues: [Owner: Queue] = [:]
+    /// Owners holding anything, and the room the table has for owners.
+    var owners: Int { queues.count }
+    var reservedCapacity: Int { queues.capacity }
+    mutating func shrinkIfSparse() { queues.shrinkIfSparse() }
 
     /// How many identifiers the owner holds (its leftovers not counted).
     func count(of owner: Owner) -> Int { queues[owner]?.count ?? 0 }

@@ -85,7 +85,7 @@ public struct RelayDatabaseURL: Sendable, Equatable {
     /// The TLS that `sslmode` asks for, as libpq does it: `disable` none; `allow` and `prefer` TLS when the server
     /// offers it, certificate unchecked; `require` TLS or nothing (certificate checked against `sslrootcert` when
     /// given, as libpq does); `verify-ca` the certificate's chain; `verify-full` its chain and the host name.
-    func tls() throws -> PostgresClient.Configuration.TLS {
+    func tlsSetting() throws -> (use: TLSUse, configuration: TLSConfiguration) {
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let rootCertificatePath {
             do {
@@ -96,19 +96,41 @@ public struct RelayDatabaseURL: Sendable, Equatable {
         }
         switch sslMode {
         case .disable:
-            return .disable
+            return (.none, configuration)
         case .allow, .prefer:
             configuration.certificateVerification = .none
-            return .prefer(configuration)
+            return (.prefer, configuration)
         case .require:
             configuration.certificateVerification = rootCertificatePath == nil ? .none : .noHostnameVerification
-            return .require(configuration)
+            return (.require, configuration)
         case .verifyCA:
             configuration.certificateVerification = .noHostnameVerification
-            return .require(configuration)
+            return (.require, configuration)
         case .verifyFull:
             configuration.certificateVerification = .fullVerification
-            return .require(configuration)
+            return (.require, configuration)
+        }
+    }
+
+    enum TLSUse { case none, prefer, require }
+
+    /// For the connection pool.
+    func tls() throws -> PostgresClient.Configuration.TLS {
+        let (use, configuration) = try tlsSetting()
+        switch use {
+        case .none: return .disable
+        case .prefer: return .prefer(configuration)
+        case .require: return .require(configuration)
+        }
+    }
+
+    /// For one connection (`RelayDatabaseProbe`).
+    func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
+        let (use, configuration) = try tlsSetting()
+        switch use {
+        case .none: return .disable
+        case .prefer: return .prefer(try NIOSSLContext(configuration: configuration))
+        case .require: return .require(try NIOSSLContext(configuration: configuration))
         }
     }
 }

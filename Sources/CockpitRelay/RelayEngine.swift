@@ -80,12 +80,15 @@ public struct RelayEngine: Sendable {
     public private(set) var bytesOut = 0
     /// Replies cut down to the request's size because the sender is not authenticated (amplification defence).
     public private(set) var limitedReplies = 0
+    /// Requests that welcomed a dense reply and got version 1, because a dense reply could not code one of the nearest
+    /// aircraft (across a pole).
+    public private(set) var denseFallbacks = 0
     public private(set) var reports = 0
     public private(set) var groundQueries = 0
     public private(set) var dropped: [String: Int] = [:]
-    private var sources: TokenBuckets<RelaySource>
-    private var addresses: TokenBuckets<RelaySource>
-    private var identifiers: TokenBuckets<UInt32>
+    var sources: TokenBuckets<RelaySource>
+    var addresses: TokenBuckets<RelaySource>
+    var identifiers: TokenBuckets<UInt32>
     var keyTrials: TokenBuckets<RelaySource>
     var totalKeyTrials: TokenBuckets<UInt8>
     /// Per identifier, the last sequence number used up and when (shifted ahead for a report dated ahead, so the record
@@ -116,6 +119,7 @@ public struct RelayEngine: Sendable {
         rateDropped = RateDroppedTags(capacity: configuration.rateDroppedCapacity)
         picture.maximumPerAddress = configuration.aircraftPerAddress
         picture.maximumPerCell = configuration.aircraftPerCell
+        picture.maximumAircraft = configuration.rateTableCapacity
     }
 
     mutating func drop(_ reason: String) -> RelayOutcome {
@@ -136,6 +140,13 @@ public struct RelayEngine: Sendable {
         }
         guard sources.take(source, nowSeconds: nowSeconds) else {
             return dropRateLimited(RelayDrop.rateLimitedSource, key: key, datagram: datagram, nowSeconds: nowSeconds, utc: utc)
+        }
+        // docs/traffic-packet.md: identifiers are 1…2^24−1. Identifier 0 is refused before any key is tried for it, so
+        // it is never bound, stored or listed.
+        if datagram.count >= TrafficPacket.reportLength, datagram[0] == TrafficPacket.magicVersion,
+           datagram[1] == TrafficPacket.MessageType.report.rawValue || datagram[1] == TrafficPacket.MessageType.groundQuery.rawValue,
+           datagram[3] == 0, datagram[4] == 0, datagram[5] == 0 {
+            return drop(TrafficPacket.Rejection.outOfRange.rawValue)
         }
         var authenticator: TrafficAuthenticator?
         var fingerprint: UInt64?
@@ -174,6 +185,8 @@ public struct RelayEngine: Sendable {
         } else if let last = lastSequence[report.identifier] {
             let ahead = report.sequence &- last.sequence
             guard ahead != 0 && ahead < 0x8000 else { return drop(TrafficPacket.Rejection.replayed.rawValue) }
+        } else if lastSequence.count >= configuration.rateTableCapacity {
+            return drop(RelayDrop.tableFull)   // its sequence could not be recorded, so a replay could not be told
         }
         guard identifiers.take(report.identifier, nowSeconds: nowSeconds) else {
             // An authenticated datagram dropped here would otherwise be a full reply waiting for a forged source.
@@ -206,28 +219,50 @@ public struct RelayEngine: Sendable {
     }
 
     /// The reply in the version the request asked for, with as many of the nearest aircraft as `budget` bytes hold.
-    func makeReply(to request: TrafficPacket.Report, tagged: Bool, budget: Int, utc: UTCInstant) -> [UInt8] {
-        let dense = request.flags.contains(.denseRepliesWelcome)
-        let tagBytes = tagged ? TrafficPacket.tagLength : 0
-        let header = dense ? TrafficPacket.denseReplyHeaderLength : TrafficPacket.replyHeaderLength
-        let entry = dense ? TrafficPacket.denseReplyEntryLength : TrafficPacket.replyEntryLength
-        let room = max(0, (budget - tagBytes - header) / entry)
-        let limit = min(room, dense ? TrafficPacket.maximumDenseReplyEntries : TrafficPacket.maximumReplyEntries)
-        let radius = configuration.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
-        let others = limit == 0 ? [] : picture.nearest(
-            latitude: request.latitudeDegrees, longitude: request.longitudeDegrees, altitudeFeet: request.altitudeFeet,
-            radiusMeters: min(radius, dense ? TrafficPacket.denseOffsetLimitMeters : radius),
-            altitudeWindowFeet: configuration.altitudeWindowFeet, excluding: request.identifier, limit: limit,
-            // docs/traffic-packet.md: an aircraft older than 31.875 s is not listed in a dense reply.
-            reportedSinceEpochSeconds: dense ? utc.secondsSinceEpoch - TrafficPacket.denseMaximumAgeSeconds : -.infinity)
+    /// A dense reply codes each aircraft as north and east offsets from the requester (east = R·cos φ₀·Δλ), which
+    /// near a pole cannot reach an aircraft across it (at 89.5° an aircraft 111 km away on the far side is 174 km
+    /// "east"): when one of the nearest cannot be coded, the reply is version 1, which every receiver reads.
+    mutating func makeReply(to request: TrafficPacket.Report, tagged: Bool, budget: Int, utc: UTCInstant) -> [UInt8] {
         let flags: TrafficPacket.Flags = tagged ? [.tagged] : []
-        if dense {
-            return TrafficPacket.encodeDenseReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,
-                                                  flags: flags, referenceLatitude: request.latitudeDegrees,
-                                                  referenceLongitude: request.longitudeDegrees, aircraft: others)
+        let tagBytes = tagged ? TrafficPacket.tagLength : 0
+        let radius = configuration.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
+        if request.flags.contains(.denseRepliesWelcome) {
+            let room = max(0, (budget - tagBytes - TrafficPacket.denseReplyHeaderLength) / TrafficPacket.denseReplyEntryLength)
+            let others = nearestOthers(to: request, radiusMeters: min(radius, TrafficPacket.denseOffsetLimitMeters),
+                                       limit: min(room, TrafficPacket.maximumDenseReplyEntries),
+                                       // docs/traffic-packet.md: an aircraft older than 31.875 s is not listed in a dense reply.
+                                       reportedSinceEpochSeconds: utc.secondsSinceEpoch - TrafficPacket.denseMaximumAgeSeconds)
+            let referenceLatitude = TrafficPacket.latitude(code: TrafficPacket.latitudeCode(request.latitudeDegrees))
+            let referenceLongitude = TrafficPacket.longitude(code: TrafficPacket.longitudeCode(request.longitudeDegrees))
+            if others.allSatisfy({ Self.denseCodable($0, referenceLatitude: referenceLatitude, referenceLongitude: referenceLongitude) }) {
+                return TrafficPacket.encodeDenseReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,
+                                                      flags: flags, referenceLatitude: request.latitudeDegrees,
+                                                      referenceLongitude: request.longitudeDegrees, aircraft: others)
+            }
+            denseFallbacks += 1
         }
+        let room = max(0, (budget - tagBytes - TrafficPacket.replyHeaderLength) / TrafficPacket.replyEntryLength)
+        let others = nearestOthers(to: request, radiusMeters: radius, limit: min(room, TrafficPacket.maximumReplyEntries),
+                                   reportedSinceEpochSeconds: -.infinity)
         return TrafficPacket.encodeReply(requestIdentifier: request.identifier, requestSequence: request.sequence, utc: utc,
                                          flags: flags, aircraft: others)
+    }
+
+    private func nearestOthers(to request: TrafficPacket.Report, radiusMeters: Double, limit: Int,
+                               reportedSinceEpochSeconds: Double) -> [TrafficPacket.Report] {
+        guard limit > 0 else { return [] }
+        return picture.nearest(latitude: request.latitudeDegrees, longitude: request.longitudeDegrees, altitudeFeet: request.altitudeFeet,
+                               radiusMeters: radiusMeters, altitudeWindowFeet: configuration.altitudeWindowFeet,
+                               excluding: request.identifier, limit: limit, reportedSinceEpochSeconds: reportedSinceEpochSeconds)
+    }
+
+    /// Whether a dense reply can code the aircraft: its offsets from the reference (the request's position as its
+    /// codes decode), in 4 m steps, within ±32,767 (as `TrafficPacket.encodeDenseReply` computes them).
+    static func denseCodable(_ report: TrafficPacket.Report, referenceLatitude: Double, referenceLongitude: Double) -> Bool {
+        let offsets = TrafficPacket.denseOffsets(referenceLatitude: referenceLatitude, referenceLongitude: referenceLongitude,
+                                                 latitude: report.latitudeDegrees, longitude: report.longitudeDegrees)
+        return abs((offsets.northMeters / TrafficPacket.denseOffsetStepMeters).rounded()) <= 32_767
+            && abs((offsets.eastMeters / TrafficPacket.denseOffsetStepMeters).rounded()) <= 32_767
     }
 
     /// Once a second: aircraft silent for 30 s leave; idle rate buckets, old sequence numbers and bindings of
@@ -248,9 +283,11 @@ public struct RelayEngine: Sendable {
         var old: [UInt32] = []
         for (identifier, last) in lastSequence where nowSeconds - last.seconds > keep { old.append(identifier) }
         for identifier in old { lastSequence[identifier] = nil }
+        lastSequence.shrinkIfSparse()
         // A replayed query older than twice the freshness window is stale anyway.
         var queries: [UInt32] = []
         for (identifier, seconds) in answeredQueries where nowSeconds - seconds > 2 * configuration.freshnessSeconds { queries.append(identifier) }
         for identifier in queries { answeredQueries[identifier] = nil }
+        answeredQueries.shrinkIfSparse()
     }
 }

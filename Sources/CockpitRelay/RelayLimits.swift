@@ -27,6 +27,8 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
     public let capacity: Int
     private var buckets: [Key: Bucket] = [:]
     public var count: Int { buckets.count }
+    /// Entries the table's storage has room for (it shrinks when mostly empty).
+    public var reservedCapacity: Int { buckets.capacity }
 
     public init(ratePerSecond: Double, burst: Double, capacity: Int) {
         self.ratePerSecond = ratePerSecond
@@ -81,5 +83,6 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
         var idle: [Key] = []
         for (key, bucket) in buckets where nowSeconds - bucket.updatedSeconds >= full { idle.append(key) }
         for key in idle { buckets[key] = nil }
+        buckets.shrinkIfSparse()
     }
 }

@@ -51,6 +51,10 @@ public struct RelayPicture: Sendable {
     public var count: Int { entries.count }
     public var maximumPerCell = Int.max
     public var maximumPerAddress = Int.max
+    /// Aircraft in all (a new one beyond is left out, counted in `pictureFull`).
+    public var maximumAircraft = Int.max
+    /// New aircraft left out because the picture held `maximumAircraft`.
+    public private(set) var pictureFull = 0
     /// New aircraft left out because their cell was full.
     public private(set) var cellFull = 0
     /// Aircraft removed because their address's newer ones took their place.
@@ -95,6 +99,10 @@ public struct RelayPicture: Sendable {
         } else {
             guard (cells[cell]?.members.count ?? 0) < maximumPerCell else {
                 cellFull += 1
+                return false
+            }
+            guard entries.count < maximumAircraft else {
+                pictureFull += 1
                 return false
             }
             slot = append(member, report, to: cell)
@@ -160,7 +168,16 @@ public struct RelayPicture: Sendable {
         var gone: [UInt32] = []
         for (identifier, entry) in entries where nowSeconds - entry.heardAtSeconds > expirySeconds { gone.append(identifier) }
         for identifier in gone { remove(identifier) }
+        entries.shrinkIfSparse()
+        cells.shrinkIfSparse()
+        holdings.shrinkIfSparse()
         return gone.count
+    }
+
+    var footprint: [RelayFootprint.Table] {
+        [.init(name: "aircraft", count: entries.count, capacity: entries.capacity),
+         .init(name: "cells", count: cells.count, capacity: cells.capacity),
+         .init(name: "addressShares", count: holdings.owners, capacity: holdings.reservedCapacity)]
     }
 
     /// The aircraft within `radiusMeters` (and, when both altitudes are known, within `altitudeWindowFeet`) of the

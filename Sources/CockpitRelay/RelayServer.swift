@@ -1,5 +1,6 @@
 import CockpitCore
 import CockpitIO
+import Dispatch
 import Glibc
 public import Logging
 public import NIOCore
@@ -7,7 +8,8 @@ import NIOPosix
 
 /// The relay process: one UDP channel on one event loop that owns the engine (the hot path never leaves it), a 1 s
 /// tick, and — with a store — a flush task (batched upserts every 200 ms) and a refresh task (other relays' reports
-/// every 500 ms). Unchecked Sendable: `engine`, `pending*` and `lastHistory` are touched only on `loop`.
+/// every 500 ms). Unchecked Sendable: `engine`, `pending*`, `lastHistory` and the state file's marks are touched only
+/// on `loop`; the stop state only under `stopFlag`.
 public final class RelayServer: @unchecked Sendable {
     public struct Options: Sendable {
         public var host = "0.0.0.0"
@@ -20,23 +22,39 @@ public final class RelayServer: @unchecked Sendable {
         /// SO_REUSEPORT: several relay processes share the port on purpose (the kernel spreads datagrams over them).
         /// Without it a second relay on the port fails with "address in use" instead of silently taking the traffic.
         public var reusePort = false
+        /// The state file (`RelayState`): identifier bindings and sequence numbers kept across a restart in memory.
+        public var statePath: String?
+        /// How often the state file is written when bindings changed (and at least once a minute, and at stop).
+        public var stateIntervalSeconds = 5.0
         public init() {}
     }
 
     public let options: Options
     public let loop: any EventLoop
     private let group: MultiThreadedEventLoopGroup
-    private var engine: RelayEngine
+    var engine: RelayEngine
     private var channel: (any Channel)?
     private let store: RelayStore?
-    private let logger: Logger
+    let logger: Logger
     private var pendingLatest: [UInt32: RelayStore.Latest] = [:]
     private var pendingHistory: [TrafficPacket.Report] = []
     private var lastHistory: [UInt32: Double] = [:]
     private var tasks: [Task<Void, Never>] = []
+    /// The store's connection pool, run by the server so that it stops before the event loop does.
+    private var storeRun: Task<Void, Never>?
+    let stopFlag = StopFlag()
+    let stateWriter = DispatchQueue(label: "cockpit-relay-state")
+    var stateSavedChanges = -1
+    var stateSavedSeconds = -Double.infinity
+    /// What the state file gave at start (for the start-up line), and the last problem writing it.
+    public internal(set) var stateSummary: String?
+    var stateProblem: String?
     private var storeFailures = 0
     private var lastStoreError: String?
     private var merged = 0
+    /// Registry rows whose key is malformed, now; the names already logged.
+    private var malformedKeyRows = 0
+    private var loggedMalformedKeys: Set<String> = []
     /// History rows given up because the database stayed away longer than `maximumPendingHistory` rows last.
     private var historyRowsDropped = 0
     /// What a flush or refresh may take before it counts as a failure (the pool waits for ever for a connection).
@@ -96,6 +114,36 @@ public final class RelayServer: @unchecked Sendable {
         return outcome.reply
     }
 
+    /// The device-key registry's rows (`device_key`). A row whose key is not hex of at least 16 bytes is skipped,
+    /// counted (`malformedKeyRows`) and logged once with its name (never the key); a key whose row has gone or
+    /// become malformed is refused from now on. At start, any valid key makes the relay a keyed one.
+    public func takeRegistryKeys(_ keys: [(name: String, hex: String)], atStart: Bool) {
+        try? loop.submit { [self] in takeRegistryKeysOnLoop(keys, atStart: atStart) }.wait()
+    }
+
+    func takeRegistryKeysOnLoop(_ keys: [(name: String, hex: String)], atStart: Bool) {
+        var valid: [(name: String, hex: String)] = []
+        var malformed: Set<String> = []
+        for key in keys {
+            if let bytes = RelayKeyring.bytes(hex: key.hex), bytes.count >= 16 {
+                valid.append(key)
+            } else {
+                malformed.insert(key.name)
+                if !loggedMalformedKeys.contains(key.name) {
+                    logger.error("device_key row \(key.name): the key is not hex of at least 16 bytes; skipped")
+                }
+            }
+        }
+        loggedMalformedKeys = malformed   // a row mended and broken again is logged again
+        malformedKeyRows = malformed.count
+        if !atStart { engine.keyring.keep(only: Set(valid.map(\.name))) }
+        for key in valid { engine.keyring.add(name: key.name, hexKey: key.hex) }
+        if atStart, !engine.keyring.isEmpty { engine.keysRequired = true }
+    }
+
+    /// Keys in the relay's keyring now.
+    public var deviceKeyCount: Int { onLoop { $0.keyring.count } ?? 0 }
+
     /// Identifier bindings other relays stored lately (read from the database at start).
     public func adoptBindings(_ bindings: [RelayStore.StoredBinding]) {
         try? loop.submit { [self] in
@@ -107,6 +155,7 @@ public final class RelayServer: @unchecked Sendable {
     }
 
     public func start() throws {
+        if let path = options.statePath { restoreState(from: path) }
         let bootstrap = DatagramBootstrap(group: loop)
             .channelOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: options.reusePort ? 1 : 0)
             // Vector reads split the receive buffer evenly between the messages (2,048 bytes for 32 would give each
@@ -125,12 +174,16 @@ public final class RelayServer: @unchecked Sendable {
         let channel = try bootstrap.bind(host: options.host, port: options.port).wait()
         self.channel = channel
         boundPort = channel.localAddress?.port ?? options.port
+        if options.statePath != nil { scheduleStateWrites() }
         loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] _ in
             let now = MonotonicClock.nowSeconds()
             engine.tick(nowSeconds: now)
             lastHistory = lastHistory.filter { now - $0.value < max(options.historyIntervalSeconds, options.configuration.expirySeconds) }
         }
-        if let store { startStoreTasks(store) }
+        if let store {
+            storeRun = Task.detached { await store.run() }
+            startStoreTasks(store)
+        }
     }
 
     private func startStoreTasks(_ store: RelayStore) {
@@ -200,10 +253,7 @@ public final class RelayServer: @unchecked Sendable {
                         let keys = try await RelayStore.withDeadline(Self.databaseDeadlineSeconds, "reading device keys") {
                             try await store.keys()
                         }
-                        loop.execute { [self] in
-                            engine.keyring.keep(only: Set(keys.map(\.name)))
-                            for key in keys { engine.keyring.add(name: key.name, hexKey: key.hex) }
-                        }
+                        loop.execute { [self] in takeRegistryKeysOnLoop(keys, atStart: false) }
                     }
                 } catch {
                     let text = String(describing: error)
@@ -213,26 +263,59 @@ public final class RelayServer: @unchecked Sendable {
         })
     }
 
-    /// Counters, as one JSON object (printed on SIGUSR1-free shutdown and by the tests).
+    /// Counters, as one JSON object (printed at exit and every `--status-interval`, and read by the tests). Empty once
+    /// the server has stopped.
     public func statusJSON() -> String {
-        (try? loop.submit { [self] in
-            let drops = engine.dropped.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
-            return "{\"received\":\(engine.received),\"answered\":\(engine.answered),\"reports\":\(engine.reports),"
-                + "\"groundQueries\":\(engine.groundQueries),\"aircraft\":\(engine.picture.count),\"bytesIn\":\(engine.bytesIn),"
-                + "\"bytesOut\":\(engine.bytesOut),\"limitedReplies\":\(engine.limitedReplies),\"keyTrials\":\(engine.keyring.trials),"
-                + "\"boundIdentifiers\":\(engine.bindings.count),\"keyEvictions\":\(engine.bindings.keyEvictions),"
-                + "\"addressEvictions\":\(engine.picture.addressEvictions),"
-                + "\"cellFull\":\(engine.picture.cellFull),"
-                + "\"rateDropped\":\(engine.rateDropped.count),\"rateDroppedEvictions\":\(engine.rateDropped.evictions),"
-                + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),"
-                + "\"lastStoreError\":\(lastStoreError.map { JSONWriter.string(.string($0)) } ?? "null"),"
-                + "\"pendingHistoryRows\":\(pendingHistory.count),\"historyRowsDropped\":\(historyRowsDropped),\"dropped\":{\(drops)}}"
-        }.wait()) ?? "{}"
+        stopFlag.whileRunning { (try? loop.submit { [self] in statusOnLoop() }.wait()) ?? "{}" } ?? "{}"
     }
 
+    /// Hands the status to `emit` on the loop every `seconds` until the server stops (the task goes with the loop).
+    public func scheduleStatus(everySeconds seconds: Double, _ emit: @escaping @Sendable (String) -> Void) {
+        let interval = TimeAmount.milliseconds(Int64(seconds * 1000))
+        loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in emit(statusOnLoop()) }
+    }
+
+    func statusOnLoop() -> String {
+        let drops = engine.dropped.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+        return "{\"received\":\(engine.received),\"answered\":\(engine.answered),\"reports\":\(engine.reports),"
+            + "\"groundQueries\":\(engine.groundQueries),\"aircraft\":\(engine.picture.count),\"bytesIn\":\(engine.bytesIn),"
+            + "\"bytesOut\":\(engine.bytesOut),\"limitedReplies\":\(engine.limitedReplies),\"denseFallbacks\":\(engine.denseFallbacks),"
+            + "\"keyTrials\":\(engine.keyring.trials),"
+            + "\"boundIdentifiers\":\(engine.bindings.count),\"keyEvictions\":\(engine.bindings.keyEvictions),"
+            + "\"addressEvictions\":\(engine.picture.addressEvictions),"
+            + "\"cellFull\":\(engine.picture.cellFull),\"pictureFull\":\(engine.picture.pictureFull),"
+            + "\"rateDropped\":\(engine.rateDropped.count),\"rateDroppedEvictions\":\(engine.rateDropped.evictions),"
+            + "\"mergedFromDatabase\":\(merged),\"storeFailures\":\(storeFailures),"
+            + "\"lastStoreError\":\(lastStoreError.map { JSONWriter.string(.string($0)) } ?? "null"),"
+            + "\"malformedKeyRows\":\(malformedKeyRows),\"pendingHistoryRows\":\(pendingHistory.count),\"historyRowsDropped\":\(historyRowsDropped),"
+            + "\"stateProblem\":\(stateProblem.map { JSONWriter.string(.string($0)) } ?? "null"),\"dropped\":{\(drops)}}"
+    }
+
+    /// The engine, on the loop (for the state file and the tests).
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable (inout RelayEngine) -> T) -> T? {
+        try? loop.submit { [self] in body(&engine) }.wait()
+    }
+
+    /// Stops in dependency order: the store's tasks (they hand their results to the loop) and then its connection
+    /// pool, the last state file, then the UDP channel, then the event loop. Shutting the loop down first left the
+    /// store's tasks scheduling work on a loop that was gone (SwiftNIO: "Cannot schedule tasks on an EventLoop that
+    /// has already shut down", a crash in later versions).
     public func stop() {
-        for task in tasks { task.cancel() }
+        guard stopFlag.markStopping() else { return }
+        let tasks = self.tasks, storeRun = self.storeRun
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            for task in tasks { task.cancel() }
+            for task in tasks { await task.value }
+            storeRun?.cancel()
+            await storeRun?.value
+            finished.signal()
+        }
+        // A database operation gives up within its 5 s deadline; the pool closes its connections at once.
+        if finished.wait(timeout: .now() + 12) == .timedOut { logger.warning("the database tasks did not stop within 12 s") }
+        if options.statePath != nil { saveStateAndWait() }
         try? channel?.close().wait()
+        stopFlag.markStopped()
         try? group.syncShutdownGracefully()
     }
 }

@@ -108,11 +108,13 @@ struct Serve: ParsableCommand {
     var statusInterval = 60.0
     @Flag(name: .long, help: "Share the UDP port with other relay processes that ask for it too (SO_REUSEPORT).")
     var reusePort = false
+    @Option(name: .long, help: ArgumentHelp("Keep the identifier bindings and sequence numbers in this file across a restart (default: $STATE_DIRECTORY/state under systemd's StateDirectory=).", valueName: "FILE"))
+    var stateFile: String?
 
     /// Every number is checked here, with its option's name: NaN, infinities and values that overflow a timer or a
     /// database integer would otherwise crash the relay, hang it or switch a limit off unnoticed.
     func validate() throws {
-        guard parsedListen != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
+        guard parsedListen != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT, or [IPv6]:PORT") }
         try check("--radius-nm", radiusNm, 0.1...200)
         try check("--altitude-window-ft", altitudeWindowFt, 0...140_000)
         for (name, rate) in [("--source-rate", sourceRate), ("--address-rate", addressRate), ("--identifier-rate", identifierRate),
@@ -129,9 +131,32 @@ struct Serve: ParsableCommand {
         if let deviceKeys { _ = try readKeys(path: deviceKeys) }
     }
 
-    var parsedListen: (String, Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), port >= 0, port < 65_536 else { return nil }
-        return (String(listen[..<colon]), port)
+    var parsedListen: (String, Int)? { Self.hostAndPort(listen) }
+
+    /// `HOST:PORT` or `[IPv6]:PORT` (brackets as in a URL, RFC 3986); a port of decimal digits only. An IPv6 address
+    /// without brackets is refused: its last group could not be told from the port.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let digits = text[text.index(after: colon)...]
+        guard !digits.isEmpty, digits.count <= 5, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let port = Int(digits), port < 65_536 else { return nil }
+        var host = text[..<colon]
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { return nil }
+            host = host.dropFirst().dropLast()
+            guard host.contains(":") else { return nil }
+        } else if host.contains(":") || host.contains("]") {
+            return nil
+        }
+        guard !host.isEmpty else { return nil }
+        return (String(host), port)
+    }
+
+    /// The state file: the option, or systemd's state directory when the unit has one.
+    var statePath: String? {
+        if let stateFile { return stateFile }
+        guard let directory = getenv("STATE_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else { return nil }
+        return String(directory.split(separator: ":").first ?? Substring(directory)) + "/state"
     }
 
     func run() throws {
@@ -155,12 +180,14 @@ struct Serve: ParsableCommand {
         options.historyIntervalSeconds = historyInterval
         options.retentionDays = retentionDays
         options.reusePort = reusePort
+        options.statePath = statePath
         var keyring = RelayKeyring()
         let fileKeys = try deviceKeys.map(readKeys(path:)) ?? []
         for key in fileKeys { keyring.add(name: key.name, hexKey: key.hex) }
 
         var store: RelayStore?
         var storedBindings: [RelayStore.StoredBinding] = []
+        var registryKeys: [(name: String, hex: String)] = []
         let bindingSeconds = options.configuration.identifierBindingSeconds
         if let url = try database.url(required: false) {
             var hostname = [CChar](repeating: 0, count: 256)
@@ -168,7 +195,7 @@ struct Serve: ParsableCommand {
             let name = relayName ?? "\(String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(options.port)"
             let setup = RelayStore(url: url, relayName: name, logger: quietLogger(), identifierBindingSeconds: bindingSeconds)
             let retention = retentionDays
-            let (prepared, failure) = runBlocking(store: setup, "preparing the schema at \(url.host):\(url.port)",
+            let (prepared, failure) = runBlocking(store: setup, url: url, "preparing the schema at \(url.host):\(url.port)",
                                                   deadlineSeconds: database.databaseTimeout) { store in
                 try await store.prepare()
                 try await store.ensurePartitions(retentionDays: retention)
@@ -177,13 +204,13 @@ struct Serve: ParsableCommand {
             }
             // Exit with the reason (systemd's Restart=on-failure tries again) rather than hang without a word.
             if let failure { throw relayFailure("--postgres: \(failure)") }
-            for key in prepared?.0 ?? [] { keyring.add(name: key.name, hexKey: key.hex) }
+            registryKeys = prepared?.0 ?? []
             storedBindings = prepared?.1 ?? []
-            let opened = RelayStore(url: url, relayName: name, logger: logger, identifierBindingSeconds: bindingSeconds)
-            store = opened
-            Task.detached { await opened.run() }
+            // The server runs the pool (and stops it before its event loop).
+            store = RelayStore(url: url, relayName: name, logger: logger, identifierBindingSeconds: bindingSeconds)
         }
         let server = RelayServer(options: options, keyring: keyring, store: store, logger: logger)
+        server.takeRegistryKeys(registryKeys, atStart: true)
         server.adoptBindings(storedBindings)
         do {
             try server.start()
@@ -191,13 +218,16 @@ struct Serve: ParsableCommand {
             let inUse = String(describing: error).contains("Address already in use")
             throw relayFailure("--listen \(listen): \(inUse ? "address already in use (another relay? --reuse-port shares the port on purpose)" : "\(error)")")
         }
-        print("cockpit-relay: listening on \(options.host):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(keyring.keys.count) device keys")
+        let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+        print("cockpit-relay: listening on \(shownHost):\(server.boundPort)\(store.map { " with database as \($0.relayName)" } ?? " (in memory)"), \(server.deviceKeyCount) device keys")
+        if let summary = server.stateSummary {
+            print("cockpit-relay: \(summary)")
+        } else if store == nil {
+            print("cockpit-relay: identifier bindings are kept in memory only; a restart forgets them (--state-file keeps them)")
+        }
         fflush(nil)
         if statusInterval > 0 {
-            server.loop.scheduleRepeatedTask(initialDelay: .milliseconds(Int64(statusInterval * 1000)),
-                                             delay: .milliseconds(Int64(statusInterval * 1000))) { _ in
-                DispatchQueue.global().async { print("status \(server.statusJSON())"); fflush(nil) }
-            }
+            server.scheduleStatus(everySeconds: statusInterval) { status in print("status \(status)"); fflush(nil) }
         }
         let signal = signals.wait()
         print("status \(server.statusJSON())")
@@ -223,14 +253,22 @@ func relayFailure(_ message: String) -> ExitCode {
 
 /// Runs one async database job to completion on a fresh pool (for the one-shot subcommands and start-up), giving up
 /// after `deadlineSeconds` (`--database-timeout`: without a deadline an unreachable server would make it wait for ever).
-func runBlocking<T: Sendable>(store: RelayStore, _ operation: String, deadlineSeconds: Double,
+/// A session is opened first on a connection of its own (`RelayDatabaseProbe`), so that a failure says which.
+func runBlocking<T: Sendable>(store: RelayStore, url: RelayDatabaseURL, _ operation: String, deadlineSeconds: Double,
                               _ job: @escaping @Sendable (RelayStore) async throws -> T) -> (T?, String?) {
     let box = ResultBox<T>()
     let semaphore = DispatchSemaphore(value: 0)
+    let started = MonotonicClock.nowSeconds()
     Task.detached {
+        if let failure = await RelayDatabaseProbe.check(url, deadlineSeconds: deadlineSeconds, logger: quietLogger()) {
+            box.error = "\(operation): \(failure)"
+            semaphore.signal()
+            return
+        }
+        let remaining = max(1, deadlineSeconds - (MonotonicClock.nowSeconds() - started))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
-            do { box.value = try await RelayStore.withDeadline(deadlineSeconds, operation) { try await job(store) } }
+            do { box.value = try await RelayStore.withDeadline(remaining, operation) { try await job(store) } }
             catch { box.error = String(describing: error) }
             group.cancelAll()
         }

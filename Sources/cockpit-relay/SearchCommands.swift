@@ -13,16 +13,23 @@ struct LastSeen: ParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func validate() throws {
-        guard let value = UInt32(identifier, radix: 16), value > 0, value <= 0xFF_FFFF else {
-            throw ValidationError("\(identifier): expected a 24-bit hex identifier")
+        guard Self.parse(identifier) != nil else {
+            throw ValidationError("\(identifier): expected a 24-bit hex identifier, 1 to 6 hex digits, not 000000")
         }
+    }
+
+    /// Hex digits only: `UInt32(_:radix:)` also takes a leading `+` or `-`, which no identifier is written with.
+    static func parse(_ text: String) -> UInt32? {
+        guard (1...6).contains(text.utf8.count), text.utf8.allSatisfy(RelayState.isHexDigit),
+              let value = UInt32(text, radix: 16), value > 0 else { return nil }
+        return value
     }
 
     func run() throws {
         let url = try database.url(required: true)!
-        let id = UInt32(identifier, radix: 16)!
+        let id = Self.parse(identifier)!
         let store = RelayStore(url: url, relayName: "last-seen", logger: quietLogger())
-        let (sighting, failure) = runBlocking(store: store, "last-seen", deadlineSeconds: database.databaseTimeout) { try await $0.lastSeen(identifier: id) }
+        let (sighting, failure) = runBlocking(store: store, url: url, "last-seen", deadlineSeconds: database.databaseTimeout) { try await $0.lastSeen(identifier: id) }
         if let failure { throw relayFailure("database: \(failure)") }
         guard let found = sighting ?? nil else {
             print("\(identifier.uppercased()): not in the history")
@@ -60,7 +67,7 @@ struct Near: ParsableCommand {
         let url = try database.url(required: true)!
         let (lat, lon) = parsedPoint!, seconds = parseDuration(since)!, radius = radiusNm
         let store = RelayStore(url: url, relayName: "near", logger: quietLogger())
-        let (sightings, failure) = runBlocking(store: store, "near", deadlineSeconds: database.databaseTimeout) {
+        let (sightings, failure) = runBlocking(store: store, url: url, "near", deadlineSeconds: database.databaseTimeout) {
             try await $0.near(latitude: lat, longitude: lon, sinceSeconds: seconds, radiusNauticalMiles: radius)
         }
         if let failure { throw relayFailure("database: \(failure)") }
