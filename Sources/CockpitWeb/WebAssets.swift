@@ -12,7 +12,7 @@ struct WebAssets: Sendable {
         html = html.replacingOccurrences(of: "{{TEST}}", with: testScript ? #"<script src="/test.js" defer></script>"# : "")
         index = Array(html.utf8)
         css = Array(WebPage.css.utf8)
-        script = Array((WebPage.scriptCore + WebPage.scriptPages + WebPage.scriptPlan).utf8)
+        script = Array((WebPage.scriptWords + WebPage.scriptCore + WebPage.scriptPages + WebPage.scriptPlan).utf8)
     }
 
     /// Every asset's size: the page weight.

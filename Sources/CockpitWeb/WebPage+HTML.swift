@@ -11,21 +11,21 @@ enum WebPage {
 <link rel="icon" href="data:,">
 <script src="/app.js" defer></script>{{TEST}}
 </head><body>
-<nav id="tabs"><a href="#now">Now</a><a href="#where">Where</a><a href="#traffic">Traffic</a><a href="#altitude">Altitude</a><a href="#flights">Flights</a><a href="#box">Box</a><button id="theme" type="button">Night</button></nav>
+<nav id="tabs"><a href="#now">Now</a><a href="#where" title="Where to go">Where</a><a href="#traffic">Traffic</a><a href="#altitude" title="Altitude">Alt</a><a href="#flights" title="Flights (the flight log)">Log</a><a href="#box">Box</a><button id="theme" type="button" title="Night theme" aria-label="Night theme"><svg viewBox="-12 -12 24 24" width="24" height="24" aria-hidden="true"><path class="moon" d="M3,-9.5 A10,10 0 1,0 9.5,3 A7.5,7.5 0 0,1 3,-9.5 z"/><g class="sun"><circle r="4.5"/><path d="M0,-11v4M0,7v4M-11,0h4M7,0h4M-7.8,-7.8l2.8,2.8M5,5l2.8,2.8M-7.8,7.8l2.8,-2.8M5,-5l2.8,-2.8"/></g></svg></button></nav>
 <div id="link" class="banner" hidden></div>
 <main>
 <section id="page-now">
 <div id="alerts"></div>
 <div class="grid">
-<div class="cell"><h2>GPS altitude</h2><b id="v-gps-alt">—</b><i>ft MSL</i><small id="v-gps-fix">—</small></div>
-<div class="cell"><h2>Cabin altitude</h2><b id="v-cabin-alt">—</b><i>ft</i><small id="v-cabin-src">—</small></div>
-<div class="cell"><h2>Ground speed</h2><b id="v-gs">—</b><i>kt</i></div>
-<div class="cell"><h2>Track</h2><b id="v-track">—</b><i>true</i></div>
-<div class="cell"><h2>Climb</h2><b id="v-climb">—</b><i>ft/min</i></div>
+<div class="cell"><h2>GPS altitude</h2><b id="v-gps-alt">—</b><wbr><i>ft MSL</i><small id="v-gps-fix">—</small></div>
+<div class="cell"><h2>Cabin altitude</h2><b id="v-cabin-alt">—</b><wbr><i>ft</i><small id="v-cabin-src">—</small></div>
+<div class="cell"><h2>Ground speed</h2><b id="v-gs">—</b><wbr><i>kt</i></div>
+<div class="cell"><h2>Track</h2><b id="v-track">—</b><wbr><i>true</i></div>
+<div class="cell"><h2>Climb</h2><b id="v-climb">—</b><wbr><i>ft/min</i></div>
 <div class="cell"><h2>Flight</h2><b id="v-state">—</b><small id="v-profile">—</small></div>
 </div>
 <div class="cell wide"><h2>Hypoxia dose</h2><div class="bar"><svg viewBox="0 0 100 10" preserveAspectRatio="none"><rect id="v-dose-bar" x="0" y="0" width="0" height="10"/><line id="v-dose-mark" x1="50" x2="50" y1="0" y2="10"/></svg></div>
-<b id="v-dose">—</b><i>%</i> <small id="v-dose-note">—</small></div>
+<b id="v-dose">—</b><wbr><i>%</i> <small id="v-dose-note">—</small></div>
 <div class="cell wide"><h2>Position</h2><span id="v-pos">—</span> <small id="v-utc">—</small></div>
 <h2>Recent</h2><ul id="recent"></ul>
 </section>
@@ -54,17 +54,20 @@ enum WebPage {
 html.night{--bg:#000;--fg:#d8c9a8;--dim:#8a7f68;--line:#3a342a;--warn:#ff4d4d;--caution:#e0a020;--ok:#5cb85c;--accent:#7fa7e0;--fill:#1c1a16}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:22px/1.3 system-ui,sans-serif}
-nav{display:flex;flex-wrap:wrap;gap:2px;background:var(--fill);position:sticky;top:0;z-index:2}
-nav a,nav button{flex:1 1 auto;padding:.55em .25em;text-align:center;color:var(--fg);text-decoration:none;font:inherit;font-size:.75em;font-weight:700;background:none;border:0}
+nav{display:flex;flex-wrap:nowrap;overflow-x:auto;gap:1px;background:var(--fill);position:sticky;top:0;z-index:2}
+nav a,nav button{flex:1 0 auto;min-width:44px;min-height:48px;display:flex;align-items:center;justify-content:center;padding:0 .15em;white-space:nowrap;color:var(--fg);text-decoration:none;font:inherit;font-size:.72em;font-weight:700;background:none;border:0}
 nav a.on{background:var(--fg);color:var(--bg)}
+nav button{flex:0 0 46px;border-left:2px solid var(--line);cursor:pointer}
+#theme svg{fill:var(--fg);stroke:var(--fg);stroke-width:2;stroke-linecap:round}#theme .moon{stroke:none}
+html.night #theme .moon,html.day #theme .sun{display:none}
 main{padding:.4em}
-h2{font-size:.7em;margin:.3em 0;color:var(--dim);text-transform:uppercase;letter-spacing:.05em;font-weight:600}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(9em,1fr));gap:.4em}
+h2{font-size:.66em;margin:.3em 0;color:var(--dim);text-transform:uppercase;letter-spacing:.03em;font-weight:600}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5em,1fr));gap:.4em}
 .cell{border:1px solid var(--line);padding:.3em .5em;border-radius:6px}
 .cell.wide{margin-top:.4em}
-.cell b{font-size:2.1em;font-variant-numeric:tabular-nums}
-#v-state{font-size:1.6em}
-.cell i{font-style:normal;color:var(--dim);margin-left:.2em}
+.cell b{font-size:min(2.1em,9.5vw);font-variant-numeric:tabular-nums}
+#v-state{font-size:min(1.6em,7vw);display:block;line-height:1.15}
+.cell i{font-style:normal;color:var(--dim);margin-left:.2em;white-space:nowrap}
 .cell small{display:block;color:var(--dim);font-size:.7em}
 .bar svg{width:100%;height:.8em;background:var(--fill)}
 #v-dose-bar{fill:var(--ok)}#v-dose-bar.high{fill:var(--warn)}

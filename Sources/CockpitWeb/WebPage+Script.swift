@@ -6,7 +6,6 @@
 
 extension WebPage {
     static let scriptCore = #"""
-'use strict';
 const $=id=>document.getElementById(id);
 const PAGES=['now','where','traffic','altitude','flights','box'];
 const S={stillCount:0,status:null,link:{connected:false,reason:'starting'},page:'now',chosen:null,plan:null,live:[],metar:''};
@@ -19,7 +18,7 @@ function note(text){const r=h('tr'),c=h('td',text);c.colSpan=5;r.append(c);retur
 function set(id,text){const e=$(id);if(e&&e.textContent!==text)e.textContent=text}
 function mmss(s){if(s==null)return '—';s=Math.round(s);const m=Math.floor(s/60);return m>=60?Math.floor(m/60)+' h '+String(m%60).padStart(2,'0'):m+':'+String(s%60).padStart(2,'0')}
 function deg(v){return v==null?'—':String(Math.round(v)%360).padStart(3,'0')+'°'}
-function setTheme(t){document.documentElement.className=t==='night'?'night':'day';$('theme').textContent=t==='night'?'Day':'Night';try{localStorage.setItem('theme',t)}catch(e){}}
+function setTheme(t){document.documentElement.className=t==='night'?'night':'day';const b=$('theme'),l=t==='night'?'Day theme':'Night theme';b.title=l;b.setAttribute('aria-label',l);try{localStorage.setItem('theme',t)}catch(e){}}
 function route(){const parts=(location.hash.slice(1)||'now').split('/');S.page=PAGES.includes(parts[0])?parts[0]:'now';if(parts[1])setTheme(parts[1]);S.still=parts[2]==='still';if(parts[3]){S.metar=decodeURIComponent(parts[3]);$('metar').value=S.metar}
  for(const p of PAGES)$('page-'+p).hidden=p!==S.page;
  for(const a of document.querySelectorAll('nav a'))a.classList.toggle('on',a.getAttribute('href')==='#'+S.page);
@@ -39,10 +38,10 @@ function connect(){const es=new EventSource('/events');
  es.addEventListener('link',e=>{S.link=JSON.parse(e.data);renderLink();if(!S.link.connected)blank()});
  es.onerror=()=>{S.link={connected:false,reason:'cockpit-web not reachable'};renderLink();blank()}}
 function renderNow(st){const g=st.gps||{},b=st.baro||{},f=st.flight||{},x=st.hypoxia||{};
- set('v-gps-alt',num(g.altitudeMSLFeet));set('v-gps-fix',(g.mode||'no fix')+(g.fixAgeSeconds!=null?' · '+num(g.fixAgeSeconds)+' s old':''));
- set('v-cabin-alt',num(b.cabinAltitudeFeet));set('v-cabin-src',b.pressureHectopascals!=null?num(b.pressureHectopascals,1)+' hPa':(b.status||'no barometer'));
+ set('v-gps-alt',num(g.altitudeMSLFeet));set('v-gps-fix',fixWords(g)+(g.fixAgeSeconds!=null?' · '+num(g.fixAgeSeconds)+' s old':''));
+ set('v-cabin-alt',num(b.cabinAltitudeFeet));set('v-cabin-src',b.pressureHectopascals!=null?num(b.pressureHectopascals,1)+' hPa':baroWords(b));
  set('v-gs',num(g.groundSpeedKnots));set('v-track',deg(g.trackTrueDegrees));set('v-climb',num(g.climbFeetPerMinute));
- set('v-state',f.available===false?'—':(f.state||'—'));set('v-profile',(f.profile||'')+(f.heightAboveGroundFeet!=null?' · '+num(f.heightAboveGroundFeet)+' ft AGL':''));
+ set('v-state',stateWords(f));set('v-profile',flightDetail(f,g));
  const dose=x.dosePercent,at=x.alertAtPercent;set('v-dose',x.available===false?'—':num(dose));
  $('v-dose-bar').setAttribute('width',String(Math.max(0,Math.min(100,dose||0))));$('v-dose-bar').classList.toggle('high',dose!=null&&at!=null&&dose>=at);
  $('v-dose-mark').setAttribute('x1',String(at||0));$('v-dose-mark').setAttribute('x2',String(at||0));

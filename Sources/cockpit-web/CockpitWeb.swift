@@ -37,8 +37,12 @@ struct CockpitWebCommand: ParsableCommand {
         }
         let server = WebServer(options: .init(socketPath: socket, testScript: script, testReportPath: testReport))
         let channel = try server.start(host: listen, port: port, boundSocket: Self.activatedSocket())
-        let bound = channel.localAddress.map { "\($0)" } ?? "?"
-        print("cockpit-web \(CockpitVersion.version): serving on \(bound), cockpitd at \(socket)")
+        // The bound address as a person writes it (`127.0.0.1:8080`, not NIO's `[IPv4]127.0.0.1/127.0.0.1:8080`),
+        // then the URLs to open: this address's, or for a wildcard each of the box's addresses.
+        let address = channel.localAddress?.ipAddress ?? listen, boundPort = channel.localAddress?.port ?? port
+        print("cockpit-web \(CockpitVersion.version): serving on \(ServingURLs.hostPort(address: address, port: boundPort)), cockpitd at \(socket)")
+        let interfaces = ServingURLs.isWildcard(address) ? ServingURLs.currentInterfaces() : []
+        for line in ServingURLs.lines(listening: address, port: boundPort, interfaces: interfaces) { print("  " + line) }
         fflush(nil)   // every stream: stdout is a file or pipe under a test or systemd
         SignalStop.wait()
         try? channel.close().wait()

@@ -8,23 +8,28 @@ final class WebRun: @unchecked Sendable {
     let directory: String
     let socket: String
     let port: UInt16
+    /// The IGC file the daemon replays.
+    let flight: String
     private(set) var daemon: pid_t = 0
     private(set) var web: pid_t = 0
 
-    private init(directory: String, port: UInt16) {
+    private init(directory: String, port: UInt16, flight: String?) {
         self.directory = directory
         self.socket = directory + "/cockpitd.sock"
         self.port = port
+        self.flight = flight ?? directory + "/flight.igc"
     }
 
-    static func start() throws -> WebRun {
+    /// `flight`: an IGC file replayed from its first fix; nil for the bundled glider flight trimmed to its turn
+    /// (`trimmedFlight`).
+    static func start(flight: String? = nil) throws -> WebRun {
         let directory = temporaryPath("-web")
         mkdir(directory, 0o700)
         // A free port: the kernel's pick for a listener that is then closed.
         let listener = loopbackTCPListener(backlog: 1)
         close(listener.descriptor)
-        let run = WebRun(directory: directory, port: listener.port)
-        try trimmedFlight(to: run.flight)
+        let run = WebRun(directory: directory, port: listener.port, flight: flight)
+        if flight == nil { try trimmedFlight(to: run.flight) }
         run.startDaemon()
         guard waitWall(seconds: 15, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
         run.web = startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$WEB_OUT" 2>&1"#, Binaries.cockpitWeb,
@@ -36,7 +41,8 @@ final class WebRun: @unchecked Sendable {
     }
 
     var reportPath: String { directory + "/reports.jsonl" }
-    var flight: String { directory + "/flight.igc" }
+    /// What cockpit-web printed on start.
+    var webOutput: String { readFile(directory + "/web.out") }
 
     /// The bundled flight from 2 min 25 s after its first fix: a glider that has flown straight out from the launch
     /// and turns through 180° within the next 15 s (its B records), so that the arrival plan has a track change to follow
@@ -62,7 +68,7 @@ final class WebRun: @unchecked Sendable {
         readFile(reportPath).split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
     }
 
-    /// The trimmed glider flight in real time, its first fix at the wall clock's now (so that it is "live").
+    /// The flight in real time, its first fix at the wall clock's now (so that it is "live").
     func startDaemon() {
         daemon = startProcess(Binaries.cockpitd, ["replay", flight, "--speed", "1", "--retime", "now", "--socket", socket,
                                                   "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
@@ -124,6 +130,15 @@ enum Browser {
     static func start(_ chromium: String, url: String, profile: String, stderr: String) -> pid_t {
         startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, chromium] + arguments(profile: profile)
                      + ["--window-size=480,1000", url], environment: ["BROWSER_ERR": stderr, "HOME": profile])
+    }
+
+    /// A page `width` CSS pixels wide, as a phone's. A headless window is never narrower than 500 pixels; a
+    /// screenshot's viewport is the size asked for, so the page is opened to take one (`screenshot`, a PNG path),
+    /// and Chromium exits after taking it.
+    static func startAtWidth(_ chromium: String, _ width: Int, url: String, profile: String, screenshot: String, stderr: String) -> pid_t {
+        startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, chromium] + arguments(profile: profile)
+                     + ["--hide-scrollbars", "--window-size=\(width),1000", "--screenshot=" + screenshot, url],
+                     environment: ["BROWSER_ERR": stderr, "HOME": profile])
     }
 
     static func stop(_ pid: pid_t) { stopProcess(pid) }

@@ -1,6 +1,7 @@
 // The in-page test script of Tests/CockpitWebTests/WebBrowserTests.swift, served as /test.js by cockpit-web only
 // with --test-script. It walks through every page, reports what each render showed (POST /test/report, one JSON
-// object per line in --test-report), and reports errors, security-policy violations and every URL the page loaded.
+// object per line in --test-report), and reports errors, security-policy violations and every URL the page loaded;
+// or, opened as /?layout=W, checks the Now page at a phone's width W.
 (function () {
   'use strict';
   const errors = [];
@@ -11,13 +12,39 @@
   const consoleError = console.error;
   console.error = (...a) => { errors.push('console: ' + a.join(' ')); consoleError.apply(console, a); };
   const text = id => { const e = document.getElementById(id); return e ? e.textContent : null; };
+  // `/?layout=W#now`: the phone-width check instead of the walk. Once the window is W pixels wide and the Now page
+  // has rendered a snapshot, it reports where each tab sits and every text the page shows, in the day theme and then
+  // the night theme.
+  const layout = Number(new URLSearchParams(location.search).get('layout') || 0);
+  if (layout) {
+    const measure = theme => {
+      const nav = document.getElementById('tabs');
+      const tabs = [...nav.children].map(e => {
+        const r = e.getBoundingClientRect();
+        return {label: e.textContent || e.getAttribute('aria-label'), offsetTop: e.offsetTop, top: r.top, left: r.left,
+          right: r.right, width: r.width, height: r.height};
+      });
+      post({kind: 'layout', width: window.innerWidth, theme, navScrollWidth: nav.scrollWidth, navClientWidth: nav.clientWidth,
+        navHeight: nav.getBoundingClientRect().height, tabs, state: text('v-state'), detail: text('v-profile'),
+        flight: window.cockpit.state.status ? window.cockpit.state.status.flight : null,
+        pageText: document.body.innerText, errors: errors.splice(0)});
+    };
+    let stage = 0;
+    window.cockpit.rendered.push((page, st) => {
+      if (!st || page !== 'now' || window.innerWidth !== layout) return;
+      if (stage === 0) { stage = 1; measure('day'); location.hash = '#now/night'; }
+      else if (stage === 1 && document.documentElement.className === 'night') { stage = 2; measure('night'); post({kind: 'layout-done', width: layout}); }
+    });
+    setTimeout(() => { if (stage < 2) post({kind: 'layout-stuck', width: window.innerWidth, stage}); }, 15000);
+    return;
+  }
   let lastRevision = null;
   window.cockpit.rendered.push((page, st) => {
     if (!st || st.revision === lastRevision) return;
     lastRevision = st.revision;
     const r = {kind: 'render', page, revision: st.revision, at: Date.now(), track: st.gps ? st.gps.trackTrueDegrees : null};
     if (page === 'now') r.shown = {gpsAlt: text('v-gps-alt'), cabinAlt: text('v-cabin-alt'), gs: text('v-gs'), track: text('v-track'),
-      state: text('v-state'), dose: text('v-dose'), banner: document.getElementById('link').hidden ? null : text('link')};
+      state: text('v-state'), detail: text('v-profile'), dose: text('v-dose'), banner: document.getElementById('link').hidden ? null : text('link')};
     if (page === 'where') {
       const g = document.getElementById('plan-rot');
       r.shown = {transform: g.getAttribute('transform'), strips: g.querySelectorAll('polygon').length,

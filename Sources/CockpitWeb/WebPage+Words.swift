@@ -1,0 +1,45 @@
+// The page's script, part 0: the words the page shows for the status's identifiers and heights. Pure functions of
+// one status section each (no DOM), loaded first so that the other parts and Tests/CockpitWebTests can call them.
+//
+// - A flight state is shown as words a pilot reads (`on-ground` → "On the ground"); an identifier the table does not
+//   know yet is still shown as words (hyphens as spaces, a capital first letter), never as the identifier.
+// - Height above ground: on the ground the page says "on the ground", never a number (GPS altitude minus terrain is
+//   off by the GPS's vertical error, so a parked aircraft reads a few feet below or above ground). Off the ground the
+//   number carries the GPS's vertical error (gpsd's `epv`, the status's gps.verticalErrorMeters) as "±N ft"; a
+//   negative height is shown only with that figure. Without it (an IGC replay, a receiver that gives none) a height
+//   below the terrain is shown as "0 ft AGL ±?": the aircraft is not below the ground, and how far above it is not
+//   known. A height measured from the nearest airfield's elevation (no terrain tile) is said as such: "120 ft below
+//   LIPA" is a true statement when flying over a valley, not an error.
+
+extension WebPage {
+    static let scriptWords = #"""
+'use strict';
+const STATE_WORDS={'unknown':'Not known yet','on-ground':'On the ground','taking-off':'Taking off','airborne':'Airborne','landing-roll':'Landing roll'};
+const PROFILE_WORDS={'powered':'Powered','glider':'Glider','hang-glider':'Hang glider','paraglider':'Paraglider'};
+const BARO_WORDS={'valid':'reading','stale':'reading stale','absent':'no barometer'};
+const FIX_WORDS={'3D':'3D fix','2D':'2D fix, no altitude','none':'no fix','unknown':'no fix'};
+function words(table,id){if(id==null||id==='')return '—';if(Object.prototype.hasOwnProperty.call(table,id))return table[id];
+ const s=String(id).replace(/[-_]/g,' ');return s.charAt(0).toUpperCase()+s.slice(1)}
+// A number and its unit stay on one line (a no-break space between them).
+const FT='\u00a0ft';
+function feetText(v){const r=Math.round(v)||0;return r.toLocaleString('en-US')}
+function stateWords(f){return !f||f.available===false?'—':words(STATE_WORDS,f.state)}
+function profileWords(f){return !f||!f.profile?'':words(PROFILE_WORDS,f.profile)}
+// Height above ground as the page says it ('' when there is none to say).
+function heightWords(f,g){const h=f&&f.heightAboveGroundFeet;if(!f||f.available===false||h==null||!isFinite(h))return '';
+ if(f.state==='on-ground')return 'on the ground';
+ const e=g&&g.verticalErrorMeters!=null&&isFinite(g.verticalErrorMeters)?' ±'+feetText(Math.abs(g.verticalErrorMeters)/0.3048)+FT:null;
+ const m=/^nearest airfield elevation \((.+)\)$/.exec(f.heightSource||'');
+ // The airfield's identifier is never split at its hyphen (IT-0204): a no-break hyphen (U+2011) on the page.
+ if(m)return feetText(Math.abs(h))+FT+(Math.round(h)<0?' below ':' above ')+m[1].replace(/-/g,'\u2011')+(e||'');
+ if(e)return feetText(h)+FT+' AGL'+e;
+ return Math.round(h)<0?'0'+FT+' AGL ±?':feetText(h)+FT+' AGL'}
+// The Flight cell's second line: the profile, and off the ground the height; a state held through a GPS gap says so.
+function flightDetail(f,g){if(!f||f.available===false)return (f&&f.reason)||'—';const parts=[profileWords(f)];
+ const hw=heightWords(f,g);if(hw&&hw!=='on the ground')parts.push(hw);if(f.gpsLost)parts.push('GPS lost, state held');
+ return parts.filter(x=>x).join(' · ')||'—'}
+function fixWords(g){return words(FIX_WORDS,g&&g.mode||'none')}
+function baroWords(b){return b&&b.status?words(BARO_WORDS,b.status):'no barometer'}
+
+"""#
+}
