@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates docs/web/*.png: every page of cockpit-web, day and night, in headless Chromium at a phone's width.
-# The live pages come from the bundled glider flight (Tests/Fixtures/flights/igc_lib__napret.igc) replayed in real
-# time, with a second replay of the same flight 1.4 km east and 60 m higher sending it traffic; the Altitude and
-# Flights pages from the flight-log fixture (Tests/Fixtures/flightlog) served by a daemon in run mode. Uses the debug build: swift build first (or pass the bin dir).
+# Regenerates docs/web/*.png: every page of cockpit-web, day and night, in headless Chromium 480 px wide, and the Now
+# page at 360 and 430 px. The live pages come from the bundled paraglider flight (Tests/Fixtures/flights/
+# igc_lib__napret.igc, 20–25 kt, so the paraglider profile) replayed in real time, with a second replay of the same
+# flight 1.4 km east and 60 m higher sending it traffic; the Altitude and Flights pages from the flight-log fixture
+# (Tests/Fixtures/flightlog) served by a daemon in run mode. Uses the debug build: swift build first (or pass the bin
+# dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/debug}
@@ -29,7 +31,7 @@ for line in open(sys.argv[1], encoding="latin-1"):
     out.append(line)
 open(sys.argv[2], "w", encoding="latin-1").writelines(out)
 PY
-common=(--speed 1 --retime now --airfields Data/airfields.sqlite --profile glider)
+common=(--speed 1 --retime now --airfields Data/airfields.sqlite --profile paraglider)
 "$bin/cockpitd" replay "$flight" "${common[@]}" --socket "$work/a.sock" --traffic-port 47901 --traffic-to 127.0.0.1:47902 >/dev/null 2>&1 & pids+=($!)
 "$bin/cockpitd" replay "$work/other.igc" "${common[@]}" --socket "$work/b.sock" --traffic-port 47902 --traffic-to 127.0.0.1:47901 >/dev/null 2>&1 & pids+=($!)
 cp Tests/Fixtures/flightlog/schema-1-two-datums.sqlite "$work/flights.sqlite"
@@ -54,5 +56,13 @@ for theme in day night; do
       --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --window-size=480,1000 --virtual-time-budget=5000 \
       --screenshot="docs/web/$page-$theme.png" "http://127.0.0.1:$port/#$page/$theme/still$extra" >/dev/null 2>&1
     echo "web-screenshots: docs/web/$page-$theme.png"
+  done
+  # The Now page at two phones' widths: 360 px (the narrowest common Android phone) and 430 px (a large iPhone).
+  for size in 360x780 430x932; do
+    width=${size%x*} height=${size#*x}
+    "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --user-data-dir="$work/profile-now-$width-$theme" \
+      --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --window-size=$width,$height --virtual-time-budget=5000 \
+      --screenshot="docs/web/now-$width-$theme.png" "http://127.0.0.1:47980/#now/$theme/still" >/dev/null 2>&1
+    echo "web-screenshots: docs/web/now-$width-$theme.png"
   done
 done
