@@ -212,7 +212,7 @@ public final class RelayServer: @unchecked Sendable {
                         }
                     }
                 } catch {
-                    let text = String(describing: error)
+                    let text = await Self.failureText(error, store: store)
                     // Put the rows back for the next flush: a newer latest report wins, the history keeps its order
                     // and is capped (oldest rows go first, counted).
                     loop.execute { [self] in
@@ -256,11 +256,21 @@ public final class RelayServer: @unchecked Sendable {
                         loop.execute { [self] in takeRegistryKeysOnLoop(keys, atStart: false) }
                     }
                 } catch {
-                    let text = String(describing: error)
+                    let text = await Self.failureText(error, store: store)
                     loop.execute { [self] in storeFailures += 1; lastStoreError = text }
                 }
             }
         })
+    }
+
+    /// A deadline that passed says only that the pool had no answer: one connection of its own says why
+    /// (`RelayDatabaseProbe`), e.g. "storing reports: no answer from the database within 5 s (127.0.0.1:5432:
+    /// connection refused (nothing listens on that port))".
+    static func failureText(_ error: any Error, store: RelayStore) async -> String {
+        let text = String(describing: error)
+        guard error is RelayStoreTimeout, !Task.isCancelled else { return text }
+        guard let reason = await RelayDatabaseProbe.attempt(store.url, timeoutSeconds: 2, logger: store.logger) else { return text }
+        return "\(text) (\(reason))"
     }
 
     /// Counters, as one JSON object (printed at exit and every `--status-interval`, and read by the tests). Empty once
@@ -297,9 +307,9 @@ public final class RelayServer: @unchecked Sendable {
     }
 
     /// Stops in dependency order: the store's tasks (they hand their results to the loop) and then its connection
-    /// pool, the last state file, then the UDP channel, then the event loop. Shutting the loop down first left the
-    /// store's tasks scheduling work on a loop that was gone (SwiftNIO: "Cannot schedule tasks on an EventLoop that
-    /// has already shut down", a crash in later versions).
+    /// pool, the last state file, then the UDP channel, then the event loop. Each hands work to the next, so none may
+    /// outlive it: work scheduled on a loop already shut down is refused (SwiftNIO: "Cannot schedule tasks on an
+    /// EventLoop that has already shut down", a crash in later versions).
     public func stop() {
         guard stopFlag.markStopping() else { return }
         let tasks = self.tasks, storeRun = self.storeRun

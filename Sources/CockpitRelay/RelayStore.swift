@@ -8,6 +8,8 @@ import PostgresNIO
 /// and every relay reads back what the others stored.
 public final class RelayStore: Sendable {
     let client: PostgresClient
+    /// Where the store connects (a failure's reason is found with a connection of its own: `RelayDatabaseProbe`).
+    let url: RelayDatabaseURL
     public let relayName: String
     let logger: Logger
     /// How long an identifier's row keeps other keys out after its last report (`RelayConfiguration`).
@@ -38,6 +40,7 @@ public final class RelayStore: Sendable {
                                                          database: url.database, tls: tls)
         configuration.options.maximumConnections = 4
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.url = url
         self.relayName = relayName
         self.logger = logger
         self.identifierBindingSeconds = identifierBindingSeconds

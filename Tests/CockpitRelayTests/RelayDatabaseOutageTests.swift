@@ -64,6 +64,9 @@ struct RelayDatabaseOutageTests {
         let during = try #require(Self.statusLines(output).last)
         #expect((during["storeFailures"]?.doubleValue ?? 0) >= 1, "\(during)")
         #expect(during["lastStoreError"]?.stringValue?.isEmpty == false, "\(during)")
+        // A deadline that passed says why: the server is down, so nothing listens on its port.
+        #expect(Self.statusLines(output).contains { $0["lastStoreError"]?.stringValue?.contains("connection refused") == true },
+                "\(Self.statusLines(output).compactMap { $0["lastStoreError"]?.stringValue })")
         #expect((during["pendingHistoryRows"]?.doubleValue ?? 0) >= 1, "\(during)")
         try #require(postgres.resume())
         // The rows kept through the outage (one a second: --history-interval 1) reach the database once it is back.
