@@ -194,8 +194,10 @@ public final class RelayServer: @unchecked Sendable {
                 try? await Task.sleep(nanoseconds: flush)
                 guard let batch = try? await loop.submit({ [self] in
                     let batch = (Array(pendingLatest.values), pendingHistory)
-                    pendingLatest.removeAll(keepingCapacity: true)
-                    pendingHistory.removeAll(keepingCapacity: true)
+                    // The room is kept for the next batch, unless this one used under a quarter of it (the aircraft
+                    // that needed it have gone).
+                    pendingLatest.removeAll(keepingCapacity: batch.0.count * 4 >= pendingLatest.capacity)
+                    pendingHistory.removeAll(keepingCapacity: batch.1.count * 4 >= pendingHistory.capacity)
                     return batch
                 }).get() else { continue }
                 if batch.0.isEmpty && batch.1.isEmpty { continue }

@@ -46,7 +46,7 @@ struct RelayProcessTests {
         }
     }
 
-    static func lastSeen(_ url: String, timeout: Double = 3) -> (RunResult, Double) {
+    static func lastSeen(_ url: String, timeout: Double = 1.5) -> (RunResult, Double) {
         let started = MonotonicClock.nowSeconds()
         let result = run(Binaries.cockpitRelay, ["last-seen", "A1B2C3", "--postgres", url, "--database-timeout", "\(timeout)"], timeoutSeconds: 30)
         return (result, MonotonicClock.nowSeconds() - started)
