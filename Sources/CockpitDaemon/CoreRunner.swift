@@ -85,9 +85,11 @@ public final class CoreRunner {
         outputsWantTicks = outputsWantTicks || output.wantsTicks
     }
 
-    /// Marks the end of the input (a replay's end of file, or shutdown), then lets every output finish.
-    public func finish() {
-        if let time = lastInputTime ?? engine.now { apply(.endOfInput, at: time) }
+    /// Marks the end of the input (a replay's end of file, or shutdown), then lets every output finish. `end`: when the
+    /// data ended, if later than the last input (a recording's end line); the ticks up to it are run first.
+    public func finish(at end: MonotonicInstant? = nil) {
+        if let end { advanceClock(to: end) }
+        if let time = [lastInputTime ?? engine.now, end].compactMap({ $0 }).max() { apply(.endOfInput, at: time) }
         stopOutputs()
     }
 

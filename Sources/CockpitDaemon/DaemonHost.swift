@@ -126,7 +126,7 @@ public final class DaemonHost: @unchecked Sendable {
         requestWorker.finish(waitingUpToSeconds: 2)
         try? loop.submit { [self] in
             runner.stopOutputs()
-            runner.recorder?.close()
+            runner.recorder?.close(endingAt: max(now(), runner.lastInputTime ?? now()))
         }.wait()
         // NIO reports the loop's end on a Dispatch queue. At the unit's task limit (reproducible with
         // `prlimit --nproc=3`) libdispatch cannot get a thread for it and `syncShutdownGracefully` would wait for ever:

@@ -101,8 +101,8 @@ public enum ReplayRunner {
             do {
                 while let timed = try source.next() { runner.ingest(timed) }
             } catch { throw .read(error) }
-            runner.finish()
-            runner.recorder?.close()
+            runner.finish(at: source.endTime)
+            runner.recorder?.close(endingAt: source.endTime ?? runner.lastInputTime)
         }
         let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
         var summary = runner.summary.json(source: name, format: source.format)
@@ -124,9 +124,12 @@ public enum ReplayRunner {
     static func runPaced(source: any ReplaySource, runner: CoreRunner, options: ReplayOptions,
                          logger: Logger) throws(ReplayError) {
         let clock = ReplayClock(speed: options.speed)
+        let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
         var info = DaemonInfo(mode: .replay(file: options.path, format: source.format, speed: options.speed), startedAt: .zero)
         info.files = options.settings.dataFilesInUse
-        let host = DaemonHost(runner: runner, info: info, logger: logger, now: { clock.replayNow() })
+        // Inputs from outside the file (a traffic datagram, a pilot's command) are stamped with the replay's time,
+        // never past the next recorded input: a replay starved of CPU must not see its recording fall behind.
+        let host = DaemonHost(runner: runner, info: info, logger: logger, now: { pacer.outsideInputTime() })
         do {
             try host.startControl(path: options.settings[ControlSettings.self].socketPath)
         } catch {
@@ -137,8 +140,7 @@ public enum ReplayRunner {
             let listening = TrafficReceiver(port: port)
             do {
                 try listening.start(loop: host.loop) { bytes, from in
-                    host.runner.ingest(TimedInput(time: max(clock.replayNow(), host.runner.lastInputTime ?? .zero),
-                                                  input: .datagram(bytes: bytes, from: from)))
+                    host.runner.ingest(TimedInput(time: pacer.outsideInputTime(), input: .datagram(bytes: bytes, from: from)))
                 }
                 receiver = listening
             } catch {
@@ -147,7 +149,6 @@ public enum ReplayRunner {
         }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
-        let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
         let interrupted = Mutex(false)
         let signals = SignalWaiter { number in
             logger.notice("replay interrupted by signal \(number)")
@@ -206,12 +207,18 @@ final class ReplayClock: Sendable {
 }
 
 /// One step of a paced replay: ingest everything due by now. Confined to the host's loop.
+///
+/// The wall clock only sets the pace. Every recorded input is applied at its own time, in order, and the ticks
+/// between them fall on the grid, so what the core decides depends on the recording alone, at any speed and under
+/// any load: a step that comes late (the process starved of CPU) applies more inputs at once, never a tick that
+/// overtakes one.
 final class ReplayPacer: @unchecked Sendable {
     let source: any ReplaySource
     let runner: CoreRunner
     let clock: ReplayClock
     var pending: TimedInput?
     var started = false
+    var exhausted = false
 
     init(source: any ReplaySource, runner: CoreRunner, clock: ReplayClock) {
         self.source = source
@@ -219,7 +226,15 @@ final class ReplayPacer: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Returns true when the source is exhausted.
+    /// The time for an input from outside the file: the replay's time, but never past the next recorded input (or,
+    /// once the file is read, the recording's end or its last input), nor before what the core has seen.
+    func outsideInputTime() -> MonotonicInstant {
+        var time = clock.replayNow()
+        if let next = pending?.time ?? (exhausted ? source.endTime ?? runner.lastInputTime : nil) { time = min(time, next) }
+        return max(time, runner.lastInputTime ?? time, runner.engine.now ?? time)
+    }
+
+    /// Returns true when the source is exhausted and the replay's clock has reached the recording's end.
     func step() throws(SystemError) -> Bool {
         if !started {
             started = true
@@ -231,8 +246,13 @@ final class ReplayPacer: @unchecked Sendable {
             runner.ingest(next)
             pending = try source.next()
         }
-        guard pending != nil else {
-            runner.finish()
+        if pending == nil {
+            exhausted = true
+            if let end = source.endTime, target < end {
+                runner.advanceClock(to: target)
+                return false
+            }
+            runner.finish(at: source.endTime)
             return true
         }
         runner.advanceClock(to: target)

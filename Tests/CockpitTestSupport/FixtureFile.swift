@@ -19,4 +19,14 @@ public enum FixtureFile {
         }
         return bytes
     }
+
+    public struct Unwritable: Error { public var path: String }
+
+    /// Writes `text` to `path`, replacing the file.
+    public static func write(_ text: String, to path: String) throws {
+        guard let file = fopen(path, "w") else { throw Unwritable(path: path) }
+        defer { fclose(file) }
+        let bytes = Array(text.utf8)
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw Unwritable(path: path) }
+    }
 }

@@ -157,6 +157,8 @@ public struct FlightState: Sendable, Equatable {
         fixes += 1
         self.heightAboveGroundFeet = heightAboveGroundFeet
         self.heightSource = heightSource
+        // Only terrain under the aircraft decides anything: an airfield's elevation is shown, never used here.
+        let heightAboveGroundFeet = heightSource.isGroundUnderTheAircraft ? heightAboveGroundFeet : nil
         // An unknown ground speed is no evidence either way (never taken for 0 kt).
         let speed = fix.groundSpeedMetersPerSecond.map(UnitConversions.knots(fromMetersPerSecond:))
         let vertical = fix.climbMetersPerSecond.map(UnitConversions.feetPerMinute(fromMetersPerSecond:))

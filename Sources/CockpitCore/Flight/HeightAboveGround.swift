@@ -11,6 +11,17 @@ public enum HeightAboveGround {
         case nearestAirfield(ident: String)
         case speedOnly
 
+        /// True when the height is the aircraft's above the terrain model under it. The nearest airfield's elevation
+        /// is the ground's height only on that airfield: a hill launch or a landing on a slope within 5 nm of a valley
+        /// airfield is hundreds of metres above or below it, so the flight state never decides on it (a paraglider on
+        /// launch 3,000 ft above the valley airfield is not airborne; one that landed up a slope has landed).
+        public var isGroundUnderTheAircraft: Bool {
+            switch self {
+            case .terrain, .terrainWithAltitudeFromHAE: true
+            case .none, .nearestAirfield, .speedOnly: false
+            }
+        }
+
         public var description: String {
             switch self {
             case .none: "none"

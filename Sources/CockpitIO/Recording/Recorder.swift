@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
-import CockpitCore
+public import CockpitCore
 public import CockpitWire
 
 /// Writes a recording. `append` only encodes and buffers (on the caller's thread, no system calls);
@@ -91,8 +91,17 @@ public final class Recorder: Sendable {
         if let chunk { chunk.isEmpty ? stopped() : submit(chunk) }
     }
 
-    /// Flushes, waits for the disk, fsyncs and closes.
-    public func close() {
+    /// Writes the end line (when the recording ended, `endingAt`), flushes, waits for the disk, fsyncs and closes.
+    public func close(endingAt end: MonotonicInstant? = nil) {
+        if let end {
+            let line = RecordingFormat.encodeEnd(at: end)
+            state.withLock { state in
+                guard state.stoppedReason == nil, state.bytesAccepted + Int64(line.utf8.count + 1) <= sizeLimitBytes else { return }
+                state.pending.append(contentsOf: line.utf8)
+                state.pending.append(0x0A)
+                state.bytesAccepted += Int64(line.utf8.count + 1)
+            }
+        }
         flush()
         queue.sync {
             let fd = state.withLock { state -> Int32 in

@@ -153,6 +153,22 @@ public enum RecordingFormat {
         return JSONWriter.string(.object(object))
     }
 
+    /// The kind of the last line of a recording closed in order: when the recording ended (the daemon stopped, or the
+    /// replay that recorded it reached its end). A replay runs its clock to it, so the seconds after the last input
+    /// (ticks, GDL 90, a target ageing out) are replayed too.
+    public static let endKind = "end"
+
+    public static func encodeEnd(at time: MonotonicInstant) -> String {
+        JSONWriter.string(.object(["t": .integer(time.nanoseconds), "k": .string(endKind)]))
+    }
+
+    /// The time of an end line, or nil for any other line.
+    public static func decodeEnd(_ line: String) -> MonotonicInstant? {
+        guard line.contains("\"k\":\"\(endKind)\""), let value = try? JSONParser.parse(line),
+              value["k"]?.stringValue == endKind, let t = value["t"]?.int64Value, (0...maximumTimeNanoseconds).contains(t) else { return nil }
+        return MonotonicInstant(nanoseconds: t)
+    }
+
     /// The latest time an event may carry: 2⁶² ns, 146 years of a monotonic clock counted from boot. Beyond it the
     /// replay's clock and tick grid would approach 2⁶³ ns, where adding one interval wraps.
     public static let maximumTimeNanoseconds: Int64 = 1 << 62

@@ -12,7 +12,14 @@ public protocol ReplaySource: AnyObject {
     /// Lines that could not be read (counted, never fatal).
     var skippedLines: Int { get }
     var lastSkipReason: String? { get }
+    /// When the recorded data ended, if the file says (a recording's end line), once `next()` has returned nil; a
+    /// replay runs its clock to it. Nil: the data ended with its last input.
+    var endTime: MonotonicInstant? { get }
     func next() throws(SystemError) -> TimedInput?
+}
+
+extension ReplaySource {
+    public var endTime: MonotonicInstant? { nil }
 }
 
 public enum ReplaySourceError: Error, CustomStringConvertible {
@@ -127,6 +134,7 @@ public final class RecordingSource: ReplaySource {
     public private(set) var skippedLines = 0
     public private(set) var lastSkipReason: String?
     private var lastTime = MonotonicInstant.zero
+    public private(set) var endTime: MonotonicInstant?
 
     init(reader: LineReader, header: RecordingFormat.Header) {
         self.reader = reader
@@ -139,6 +147,10 @@ public final class RecordingSource: ReplaySource {
     public func next() throws(SystemError) -> TimedInput? {
         while let line = try reader.next() {
             if line.bytes.isEmpty && !line.truncated { continue }
+            if let end = RecordingFormat.decodeEnd(line.text) {
+                endTime = max(end, lastTime)
+                continue
+            }
             do {
                 var timed = try RecordingFormat.decode(line.text, lineNumber: line.number)
                 if timed.time < lastTime { timed.time = lastTime }
