@@ -123,6 +123,16 @@ public struct RelayState: Sendable, Equatable {
         return nil
     }
 
+    /// Whether the file can be written where it is to be (its temporary file is made and removed again).
+    public static func checkWritable(_ path: String) -> String? {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "cannot create \(temporary): \(String(cString: strerror(errno)))" }
+        close(fd)
+        unlink(temporary)
+        return nil
+    }
+
     /// The state in the file; nil and no problem when there is no file yet (a first start).
     public static func read(from path: String, limitBytes: Int = 256 << 20) -> (state: RelayState?, problem: String?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -129,6 +129,7 @@ struct Serve: ParsableCommand {
         }
         _ = try database.url(required: false)
         if let deviceKeys { _ = try readKeys(path: deviceKeys) }
+        if let statePath, let problem = RelayState.checkWritable(statePath) { throw ValidationError("--state-file: \(problem)") }
     }
 
     var parsedListen: (String, Int)? { Self.hostAndPort(listen) }

@@ -95,6 +95,12 @@ struct RelayProcessTests {
         #expect(result.status == 64, "\(listen): \(result.status) \(result.output)")
     }
 
+    @Test func aStateFileThatCannotBeWrittenIsRefusedAtStart() {
+        let result = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:0", "--state-file", "/nonexistent-directory/state", "--status-interval", "0"],
+                         timeoutSeconds: 10)
+        #expect(result.status == 64 && result.output.contains("--state-file: cannot create /nonexistent-directory/state.tmp"), "\(result.output)")
+    }
+
     static let hasIPv6Loopback: Bool = {
         let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { return false }

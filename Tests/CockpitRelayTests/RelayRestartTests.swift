@@ -47,6 +47,41 @@ struct RelayRestartTests {
         #expect(second.statusJSON().contains("\"replayed\":1"))
     }
 
+    /// The same through the command line: `--state-file`, SIGTERM, a new process.
+    @Test func theRelayProcessKeepsBindingsInItsStateFile() throws {
+        let base = "/tmp/cockpit-relay-restart-\(getpid())", state = base + ".state", keys = base + ".keys", output = base + ".out"
+        defer { unlink(state); unlink(keys); unlink(output) }
+        unlink(state)
+        let file = fopen(keys, "w")
+        fputs("owner \(testKeyHex)\nother \(otherKeyHex)\n", file)
+        fclose(file)
+        let port = freeUDPPort()
+        let arguments = ["--listen", "127.0.0.1:\(port)", "--device-keys", keys, "--state-file", state, "--status-interval", "0"]
+        let owner = TestAircraft(identifier: 0x0D0D0E, key: testKey())
+        let forger = TestAircraft(identifier: 0x0D0D0E, key: testKey(otherKeyHex))
+        func stop(_ relay: pid_t) {
+            kill(relay, SIGTERM)
+            var status: Int32 = 0
+            waitpid(relay, &status, 0)
+            #expect(status == 0, "\(readFile(output))")
+        }
+        let first = try startBackground(Binaries.cockpitRelay, arguments, outputPath: output)
+        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        #expect(owner.exchange(owner.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: true), port: port) != nil)
+        stop(first)
+        let second = try startBackground(Binaries.cockpitRelay, arguments, outputPath: output)
+        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        #expect(readFile(output).contains("1 identifier bindings and 1 sequence numbers taken back"), "\(readFile(output))")
+        forger.sequence = 500
+        #expect(forger.exchange(forger.datagram(latitude: 47.3, longitude: 8.3, altitudeFeet: 5_000, dense: true), port: port) == nil)
+        var accepted = 0
+        for _ in 0..<5 where owner.exchange(owner.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: true), port: port) != nil {
+            accepted += 1
+        }
+        #expect(accepted == 5)
+        stop(second)
+    }
+
     /// The file as written: readable lines taken, the others skipped and counted (never a crash).
     @Test func theStateFileReadsWhatItWritesAndSkipsWhatItCannotRead() {
         var state = RelayState()
