@@ -45,7 +45,7 @@ replay=(--speed "$speed" --profile glider --log-level warning --retime "$start")
   --traffic-port "$port_own" --traffic-to "127.0.0.1:$port_traffic" &
 own=$!
 "$bin/cockpitd" replay "$work/traffic.jsonl" "${replay[@]}" --socket "$socket.traffic" \
-  --traffic-port "$port_traffic" --traffic-to "127.0.0.1:$port_own" > /dev/null &
+  --traffic-port "$port_traffic" --traffic-to "127.0.0.1:$port_own" > /dev/null 2> "$work/traffic-replay.log" &
 traffic=$!
 trap 'kill $own $traffic 2>/dev/null || true' EXIT INT TERM
 for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
@@ -53,3 +53,5 @@ for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
 kill -INT $own $traffic 2>/dev/null || true   # ends the replays early if watch was stopped first
 wait $own 2>/dev/null || true
 wait $traffic 2>/dev/null || true
+# The traffic replay's own log (its callouts about the other glider) goes to a file, not into the panel.
+echo "The traffic glider's replay log: $work/traffic-replay.log"
