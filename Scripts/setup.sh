@@ -20,4 +20,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH (see README)"; exit 1; }
+command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH: install the Swift 6.3 toolchain for Debian 12 from swift.org and put its usr/bin on PATH (README, \"Two commands\")"; exit 1; }
