@@ -12,7 +12,9 @@ public enum HypoxiaText {
         var parts: [String] = []
         if section["checkOxygen"]?.boolValue == true { parts.append("*** CHECK OXYGEN ***") }
         let source = section["altitudeSource"]?.stringValue ?? "unknown"
-        if source == "unknown" {
+        if source == "starting" {
+            parts.append("timer starting")
+        } else if source == "unknown" {
             parts.append("cabin altitude unknown — timer holding")
         } else {
             parts.append("dose \(format(number(section["dosePercent"]), decimals: 1)) %")
@@ -32,7 +34,7 @@ public enum HypoxiaText {
         if section["checkOxygen"]?.boolValue == true { lines.append("*** CHECK OXYGEN ***") }
         let source = section["altitudeSource"]?.stringValue ?? "unknown"
         let altitude = number(section["altitudeFeet"]).map { "\(Int($0)) ft" } ?? "unknown"
-        lines.append("altitude        \(altitude) (\(source == "cabin" ? "cabin pressure altitude" : source == "gps-fallback" ? "GPS altitude: cabin unknown" : "cabin altitude unknown — timer holding"))")
+        lines.append("altitude        \(altitude) (\(source == "cabin" ? "cabin pressure altitude" : source == "gps-fallback" ? "GPS altitude: cabin unknown" : source == "starting" ? "timer starting" : "cabin altitude unknown — timer holding"))")
         lines.append("dose            \(format(number(section["dosePercent"]), decimals: 1)) % of TUC (alert at \(format(number(section["alertAtPercent"]), decimals: 0)) %)")
         if let tuc = number(section["timeOfUsefulConsciousnessSeconds"]) {
             lines.append("TUC here        \(Durations.hoursMinutesSeconds(tuc)) (lower end of published figures)")

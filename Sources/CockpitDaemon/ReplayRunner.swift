@@ -91,6 +91,9 @@ public enum ReplayRunner {
             baroCalibration: source.baroCalibration, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull, replayFile: options.path,
             recordingDevices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])]), logger: logger)
         if let retime { runner.enrichers.insert(retime, at: 0) }
+        if settings[ReplaySettings.self].fromSecondOfDay != nil && !paced {
+            logger.notice("--from is ignored at --speed max (every input is applied at once already)")
+        }
         if settings[TrafficSettings.self].port != nil && !paced {
             logger.notice("--traffic-port is ignored at --speed max (a replay at full speed cannot meet another in real time)")
         }
@@ -124,7 +127,8 @@ public enum ReplayRunner {
     static func runPaced(source: any ReplaySource, runner: CoreRunner, options: ReplayOptions,
                          logger: Logger) throws(ReplayError) {
         let clock = ReplayClock(speed: options.speed)
-        let pacer = ReplayPacer(source: source, runner: runner, clock: clock)
+        let pacer = ReplayPacer(source: source, runner: runner, clock: clock,
+                                fromSecondOfDay: options.settings[ReplaySettings.self].fromSecondOfDay, logger: logger)
         var info = DaemonInfo(mode: .replay(file: options.path, format: source.format, speed: options.speed), startedAt: .zero)
         info.files = options.settings.dataFilesInUse
         // Inputs from outside the file (a traffic datagram, a pilot's command) are stamped with the replay's time,
@@ -211,19 +215,25 @@ final class ReplayClock: Sendable {
 /// The wall clock only sets the pace. Every recorded input is applied at its own time, in order, and the ticks
 /// between them fall on the grid, so what the core decides depends on the recording alone, at any speed and under
 /// any load: a step that comes late (the process starved of CPU) applies more inputs at once, never a tick that
-/// overtakes one.
+/// overtakes one. With `--from`, the first step applies every input up to the fix at that time of day at once, the
+/// same way (in order, each at its own time, the ticks between them on the grid), and the pace starts there.
 final class ReplayPacer: @unchecked Sendable {
     let source: any ReplaySource
     let runner: CoreRunner
     let clock: ReplayClock
+    /// `--from`: the recording's UTC time of day (seconds since midnight) from which the replay is paced.
+    let fromSecondOfDay: Int?
+    let logger: Logger?
     var pending: TimedInput?
     var started = false
     var exhausted = false
 
-    init(source: any ReplaySource, runner: CoreRunner, clock: ReplayClock) {
+    init(source: any ReplaySource, runner: CoreRunner, clock: ReplayClock, fromSecondOfDay: Int? = nil, logger: Logger? = nil) {
         self.source = source
         self.runner = runner
         self.clock = clock
+        self.fromSecondOfDay = fromSecondOfDay
+        self.logger = logger
     }
 
     /// The time for an input from outside the file: the replay's time, but never past the next recorded input (or,
@@ -239,7 +249,11 @@ final class ReplayPacer: @unchecked Sendable {
         if !started {
             started = true
             pending = try source.next()
-            clock.start(origin: pending?.time ?? .zero)
+            if let fromSecondOfDay, let reached = try applyUntilFix(atSecondOfDay: fromSecondOfDay) {
+                clock.start(origin: reached)
+            } else {
+                clock.start(origin: pending?.time ?? .zero)
+            }
         }
         let target = clock.replayNow()
         while let next = pending, next.time <= target {
@@ -257,5 +271,41 @@ final class ReplayPacer: @unchecked Sendable {
         }
         runner.advanceClock(to: target)
         return false
+    }
+
+    /// Applies every input up to and including the first fix whose recorded UTC (before `--retime`) is at or past
+    /// `secondOfDay` on the first fix's day (the next day if that is more than 12 h before the first fix: a flight
+    /// over midnight). Returns that fix's time, where the pace starts: the first fix's when the time is before it, the
+    /// last input's when it is after the last fix (every input applied; the clock then runs to the recording's end).
+    func applyUntilFix(atSecondOfDay secondOfDay: Int) throws(SystemError) -> MonotonicInstant? {
+        var target: UTCInstant?
+        while let next = pending {
+            runner.ingest(next)
+            pending = try source.next()
+            guard let anchor = runner.engine.gps.utcAnchor, anchor.monotonic == next.time else { continue }
+            let offset = runner.enrichers.lazy.compactMap { ($0 as? RetimeEnricher)?.offsetSeconds }.first ?? 0
+            let recorded = anchor.utc.adding(seconds: -offset)
+            if target == nil {
+                target = Self.firstInstant(atSecondOfDay: secondOfDay, onDayOf: recorded)
+                if let from = target, from < recorded {
+                    let first = recorded.civil.timeOfDay
+                    logger?.notice("replay: --from \(ReplaySettings.timeOfDay(secondOfDay)) is before the first fix (\(first)): paced from the start")
+                    return next.time
+                }
+            }
+            if let from = target, recorded >= from { return next.time }
+        }
+        let from = ReplaySettings.timeOfDay(secondOfDay)
+        logger?.warning("replay: --from \(from) is after the recording's last fix: every input applied at once")
+        return runner.lastInputTime
+    }
+
+    /// `secondOfDay` on the UTC day of `instant`, or on the next day when that is more than 12 h before `instant`.
+    static func firstInstant(atSecondOfDay secondOfDay: Int, onDayOf instant: UTCInstant) -> UTCInstant? {
+        guard instant.secondsSinceEpoch.isFinite else { return nil }
+        let midnight = (instant.secondsSinceEpoch / 86_400).rounded(.down) * 86_400
+        var from = UTCInstant(secondsSinceEpoch: midnight + Double(secondOfDay))
+        if instant.seconds(since: from) > 43_200 { from = from.adding(seconds: 86_400) }
+        return from
     }
 }

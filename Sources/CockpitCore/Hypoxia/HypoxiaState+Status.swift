@@ -4,6 +4,7 @@ extension StatusSnapshot {
         let configuration = self.configuration.hypoxia
         let tuc = hypoxia.altitudeFeet.flatMap { TimeOfUsefulConsciousness.seconds(atCabinAltitudeFeet: $0) }
         let silenced = hypoxia.acknowledgedUntil.map { monotonic < $0 } ?? false
+        let started = hypoxia.lastUpdate != nil
         var thresholds = JSONObject()
         for threshold in hypoxia.thresholds {
             thresholds[String(Int(threshold.feet))] = .object(["above": .bool(threshold.above),
@@ -14,9 +15,12 @@ extension StatusSnapshot {
             "reason": hypoxiaAvailable ? .null : .string("no cabin altitude: no barometer configured (--baro none) and no GPS fallback (--hypoxia-gps-fallback)"),
             "alertsEnabled": .bool(configuration.alertsEnabled),
             "ruleSet": .string(configuration.ruleSet.rawValue),
-            "altitudeSource": .string(hypoxia.source.rawValue),
+            // Until its first second has run the timer has read no altitude at all: it is starting, not holding for
+            // want of one (the barometer may well have a sample already, and the panel shows it beside this).
+            "altitudeSource": .string(started ? hypoxia.source.rawValue : "starting"),
             "altitudeFeet": .number(hypoxia.altitudeFeet, decimals: 0),
-            "note": hypoxia.source == .unknown ? .string("cabin altitude unknown: timer holding") : .null,
+            "note": !started ? .string("timer starting: it reads the cabin altitude once a second")
+                : hypoxia.source == .unknown ? .string("cabin altitude unknown: timer holding") : .null,
             "dosePercent": .number(hypoxia.dose * 100, decimals: 1),
             "alertAtPercent": .number(configuration.alertFraction * 100, decimals: 1),
             "timeOfUsefulConsciousnessSeconds": .number(tuc, decimals: 0),

@@ -1,0 +1,66 @@
+import Glibc
+import Testing
+import CockpitClient
+import CockpitCore
+import CockpitDaemon
+import CockpitTestSupport
+
+/// `cockpitd replay --from HH:MM:SS`: a paced replay that starts mid-flight without pretending the flight starts
+/// there. Everything before the given fix is applied at once, in order, so the control socket's first status is
+/// already the flight as it was at that moment: airborne since the real launch.
+@Suite("Replay --from: paced from a moment of the flight")
+struct ReplayFromTests {
+    /// The first glider of the demo (1_77fv6kh1: on the grid from 08:37:56, launched 10:21:38 by Tests/Fixtures/SOURCE.md)
+    /// up to 10:30:00, 1 s fixes with pressure altitude.
+    static func cut() throws -> String {
+        let text = try FixtureFile.read(Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"))
+        let lines = text.split(whereSeparator: \.isNewline).filter { line in
+            !line.hasPrefix("B") || line.dropFirst().prefix(6) <= "103000"
+        }
+        let path = temporaryPath("-grid-to-launch.igc")
+        try FixtureFile.write(lines.joined(separator: "\r\n") + "\r\n", to: path)
+        return path
+    }
+
+    @Test func theFirstStatusIsAirborneAndTheTakeoffIsTheRealLaunch() throws {
+        let path = try Self.cut()
+        let control = temporaryPath(".sock"), out = temporaryPath(".out"), err = temporaryPath(".err")
+        defer { unlink(path); unlink(control); unlink(out); unlink(err) }
+        let launch = try #require(UTCInstant.parseISO8601("2017-07-15T10:21:38Z"))
+
+        // Without --from: the whole cut as fast as possible.
+        var options = ReplayOptions(path: path, speed: .infinity)
+        try options.settings.give("profile", "glider")
+        let whole = try ReplayRunner.run(options, logger: quietLogger).summary
+        let takeoffs = transitions(whole, "takeoffs")
+        #expect(takeoffs.count == 1, "\(whole["takeoffs"] ?? .null)")
+        let takeoff = try #require(takeoffs.first?.utc)
+        #expect(abs(takeoff.seconds(since: launch)) <= 20, "takeoff \(takeoff) against SOURCE.md's 10:21:38")
+
+        // With --from 10:25:00, paced at 1×: the first status over the control socket, then stopped.
+        let command = "exec '\(Binaries.cockpitd)' replay '\(path)' --speed 1 --from 10:25:00 --socket '\(control)' "
+            + "--profile glider --json --log-level notice > '\(out)' 2> '\(err)'"
+        let pid = startProcess("/bin/sh", ["-c", command])
+        #expect(waitFor(seconds: 5) { access(control, F_OK) == 0 }, "no control socket: \(readFile(err))")
+        let client = try ControlClient(path: control, receiveTimeoutSeconds: 8)
+        let status = try #require(try client.request("status")["status"], "no status: \(readFile(err))")
+        #expect(status["gps"]?["utc"] == .string("2017-07-15T10:25:00Z"), "\(status["gps"]?["utc"] ?? .null)")
+        #expect(status["flight"]?["state"] == .string("airborne"), "\(status["flight"] ?? .null)")
+        #expect(status["flight"]?["takeoffs"] == .integer(1))
+        kill(pid, SIGINT)
+        var exit: Int32 = 0
+        waitpid(pid, &exit, 0)
+        #expect((exit & 0x7f) == 0 && (exit >> 8) & 0xff == 0, "exit status \(exit): \(readFile(err))")
+        let paced = try #require(try JSONParser.parse(readFile(out)).objectValue, "no summary: \(readFile(err))")
+        #expect(transitions(paced, "takeoffs").map(\.utc) == [takeoff], "\(paced["takeoffs"] ?? .null)")
+    }
+
+    @Test func fromIsATimeOfDay() throws {
+        var settings = Settings(mode: .replay)
+        try settings.give("from", "11:15:36")
+        #expect(settings[ReplaySettings.self].fromSecondOfDay == 11 * 3600 + 15 * 60 + 36)
+        for bad in ["11:15", "24:00:00", "11:60:00", "1:15:36", "11:15:36Z", "noon"] {
+            #expect(throws: (any Error).self, "\(bad)") { try settings.give("from", bad) }
+        }
+    }
+}
