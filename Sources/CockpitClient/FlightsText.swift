@@ -71,7 +71,7 @@ public enum FlightsText {
         text += encounter["closestNauticalMiles"]?.doubleValue.map { JSONWriter.string(.number($0, decimals: 2)) + " nm" } ?? "? nm"
         if let feet = encounter["relativeAltitudeFeet"]?.doubleValue {
             let rounded = Int(feet.rounded())
-            text += rounded == 0 ? ", same height" : ", \(abs(rounded)) ft \(rounded > 0 ? "above" : "below")"
+            text += rounded == 0 ? ", same altitude" : ", \(abs(rounded)) ft \(rounded > 0 ? "above" : "below")"
             if let datum = encounter["relativeAltitudeDatum"]?.stringValue { text += " (\(datum))" }
         } else {
             text += ", height unknown"

@@ -112,7 +112,7 @@ public enum StatusPanel {
             let pressure = baro["pressureHectopascals"]?.doubleValue.map(PanelText.hectopascals) ?? "pressure n/a"
             var parts = [altitude, pressure]
             if baro["belowSpecifiedRange"]?.boolValue == true { parts.append("BELOW THE SENSOR'S 300 hPa") }
-            if let difference = baro["cabinMinusGpsFeet"]?.doubleValue { parts.append("cabin−GPS \(PanelText.feet(difference))") }
+            if let difference = baro["cabinMinusGpsFeet"]?.doubleValue { parts.append("cabin minus GPS \(PanelText.feet(difference))") }
             if baro["belowSpecifiedRange"]?.boolValue == true { parts.append("(accuracy not specified there)") }
             return PanelText.lines("CABIN", [parts])
         case "stale":

@@ -31,8 +31,15 @@ public enum TrafficText {
         return prefix + (short ? "off: not listening, not sending" : "off: not listening for traffic, not sending our position")
     }
 
+    /// Another aircraft's altitude against ours as the callout says it and the radar's tag draws it: to the nearest
+    /// 100 ft, `same altitude` within 50 ft (`cockpitctl traffic` lists the measured figure).
+    public static func relativeAltitude(_ feet: Double) -> String {
+        let hundreds = Int((feet / 100).rounded())
+        return hundreds == 0 ? "same altitude" : "\(abs(hundreds) * 100) ft \(hundreds > 0 ? "above" : "below")"
+    }
+
     /// Where another aircraft is, as a pilot calls it: `2 o'clock` from the track (a true bearing when the track is
-    /// unknown), and its height against ours.
+    /// unknown), and its altitude against ours to the nearest 100 ft.
     static func position(_ target: JSONValue) -> String {
         var text = target["distanceNauticalMiles"]?.doubleValue.map(PanelText.nauticalMiles) ?? "distance n/a"
         if let relative = target["relativeBearingDegrees"]?.doubleValue {
@@ -41,10 +48,7 @@ public enum TrafficText {
         } else if let bearing = target["bearingTrueDegrees"]?.doubleValue {
             text += " bearing \(PanelText.bearing(bearing, "T"))"
         }
-        if let relative = target["relativeAltitudeFeet"]?.doubleValue {
-            let feet = Int(relative.rounded())
-            text += feet == 0 ? ", same height" : ", \(PanelText.feet(abs(relative))) \(feet > 0 ? "above" : "below")"
-        }
+        if let relative = target["relativeAltitudeFeet"]?.doubleValue { text += ", " + relativeAltitude(relative) }
         return text
     }
 

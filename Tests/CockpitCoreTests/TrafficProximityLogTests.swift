@@ -50,7 +50,7 @@ struct TrafficProximityLogTests {
         let (engine, effects) = Self.run(metersPerSecond: 40, reports: [8: (0.8, 300)], until: 9)
         #expect(engine.flight.isAirborne)
         let lines = Self.trafficLines(effects)
-        #expect(lines == ["TRAFFIC 0ABCDE 0.8 nm, 270° relative, 300 ft"], "\(lines)")
+        #expect(lines == ["TRAFFIC 0ABCDE 0.8 nm, 270° relative, 300 ft above"], "\(lines)")
         let recent = effects.compactMap { if case .alert(let alert) = $0 { return alert.message }; return nil }
         #expect(recent == lines)
         // The status and the alert board name the target the same way.
@@ -106,7 +106,7 @@ struct TrafficProximityLogTests {
     /// encounter, logged again (it was re-armed only by distance, so the board spoke but the log stayed silent).
     @Test func aSecondEncounterByHeightIsLoggedAgain() {
         let (_, effects) = Self.run(metersPerSecond: 40, reports: [8: (1.5, 300), 12: (1.5, 1_000), 16: (1.5, 300)], until: 17)
-        #expect(Self.trafficLines(effects) == ["TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft",
-                                               "TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft"], "\(Self.trafficLines(effects))")
+        #expect(Self.trafficLines(effects) == ["TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft above",
+                                               "TRAFFIC 0ABCDE 1.5 nm, 270° relative, 300 ft above"], "\(Self.trafficLines(effects))")
     }
 }

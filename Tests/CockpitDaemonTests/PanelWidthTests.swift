@@ -26,7 +26,12 @@ struct PanelWidthTests {
 
     /// The panels of one flight, one every `everySeconds` of replayed time and one at the end.
     static func panels(_ file: String, everySeconds: Double = 60) throws -> [String] {
-        let path = Fixtures.path(file)
+        try statuses(Fixtures.path(file), everySeconds: everySeconds).map(StatusPanel.render)
+    }
+
+    /// The status of one flight (a path) as the control socket serves it, one every `everySeconds` of replayed time
+    /// and one at the end.
+    static func statuses(_ path: String, everySeconds: Double = 60) throws -> [JSONValue] {
         let source = try ReplaySources.open(path: path)
         var settings = Settings(mode: .replay)
         try settings.give("airfields", Self.database)
@@ -38,11 +43,11 @@ struct PanelWidthTests {
             handOffPolicy: .waitWhenFull, replayFile: path, recordingDevices: [:]), logger: quietLogger)
         runner.publishesSnapshots = false
         let info = DaemonInfo(mode: .replay(file: path, format: source.format, speed: 60), startedAt: .zero)
-        func panel() -> String {
+        func panel() -> JSONValue {
             let now = runner.lastInputTime ?? .zero
-            return StatusPanel.render(DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now))
+            return DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now)
         }
-        var panels: [String] = []
+        var panels: [JSONValue] = []
         var nextObservation: MonotonicInstant?
         while let timed = try source.next() {
             let due = nextObservation ?? timed.time.adding(seconds: everySeconds)

@@ -201,7 +201,11 @@ extension TrafficState {
     static func proximityMessage(_ name: String, _ relative: RelativeTraffic) -> String {
         let tenths = Int((relative.distanceNauticalMiles * 10).rounded())
         let bearing = Int((relative.relativeBearingDegrees ?? relative.bearingTrueDegrees).rounded()) % 360
-        let height = relative.relativeAltitudeFeet.map { "\(Int($0.rounded())) ft" } ?? "altitude unknown"
+        // The measured difference (the callout rounds it to 100 ft), in the callout's words.
+        let height = relative.relativeAltitudeFeet.map { feet -> String in
+            let whole = Int(feet.rounded())
+            return whole == 0 ? "same altitude" : "\(abs(whole)) ft \(whole > 0 ? "above" : "below")"
+        } ?? "altitude unknown"
         return "TRAFFIC \(name) \(tenths / 10).\(tenths % 10) nm, \(bearing)°"
             + "\(relative.relativeBearingDegrees == nil ? "T" : " relative"), \(height)"
     }
