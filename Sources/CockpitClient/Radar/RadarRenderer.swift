@@ -57,7 +57,7 @@ public enum RadarRenderer {
 
         let placements = picture.hasOwnPosition
             ? RadarGeometry.place(picture.targets, upTrueDegrees: up, rangeNauticalMiles: range, layout: layout) : []
-        drawTargets(&canvas, placements, layout: layout, symbols: symbols)
+        drawTargets(&canvas, placements, layout: layout, symbols: symbols, reserved: compass)
         drawRingLabels(&canvas, layout: layout, range: range, avoiding: compass)
         if let column = layout.listColumn {
             drawList(&canvas, picture, column: column, rows: 1..<(layout.lineCount - 1), symbols: symbols, track: track)
@@ -166,28 +166,39 @@ public enum RadarRenderer {
         target.proximity ? .alert : target.isDimmed ? .dimmed : .target
     }
 
-    /// Glyphs first (farthest first, so the nearest wins a shared cell; alerts above all), then the tags of the nearest
-    /// first, each right of its glyph or else left of it, never over another glyph or tag.
-    static func drawTargets(_ canvas: inout RadarCanvas, _ placements: [RadarPlacement], layout: RadarLayout, symbols: RadarSymbols) {
+    /// Glyphs first, nearest first (alerts above all): the nearest keeps its true cell, a target whose cell is already
+    /// taken (by a nearer target or the own aircraft) is drawn in the nearest free cell beside it, so no aircraft is
+    /// hidden under another. Then the tags, nearest first: right of the glyph, else left, else on the row above or
+    /// below; never over a glyph, another tag, a compass letter or the track label (`reserved`), never outside the disc.
+    static func drawTargets(_ canvas: inout RadarCanvas, _ placements: [RadarPlacement], layout: RadarLayout, symbols: RadarSymbols,
+                            reserved: Set<Int>) {
         let priority = placements.sorted { a, b in
             if a.target.proximity != b.target.proximity { return a.target.proximity }
             return a.target.distanceNauticalMiles < b.target.distanceNauticalMiles
         }
-        for placement in priority.reversed() {
+        let discRight = layout.centreColumn + layout.radiusColumns
+        func inDisc(_ row: Int, _ column: Int) -> Bool { row >= 1 && row < layout.lineCount - 1 && column >= 0 && column <= discRight }
+        func free(_ row: Int, _ column: Int) -> Bool { inDisc(row, column) && !canvas.isTaken(row, column) }
+        let neighbours = [(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, -1), (1, -1)]
+        var drawn: [(placement: RadarPlacement, row: Int, column: Int)] = []
+        for placement in priority {
             let character = placement.beyondRange
                 ? symbols.edge(octant: RadarGeometry.octant(placement.screenAngleDegrees))
                 : symbols.glyph(placement.target.band, dimmed: placement.target.isDimmed)
-            guard !(placement.row == layout.centreRow && placement.column == layout.centreColumn) else { continue }
-            canvas.put(character, placement.row, placement.column, style(placement.target), take: true)
+            guard let cell = neighbours.lazy.map({ (placement.row + $0.0, placement.column + $0.1) }).first(where: { free($0.0, $0.1) })
+            else { continue }
+            canvas.put(character, cell.0, cell.1, style(placement.target), take: true)
+            drawn.append((placement, cell.0, cell.1))
         }
-        let discRight = layout.centreColumn + layout.radiusColumns
-        for placement in priority {
+        for (placement, row, column) in drawn {
             let tag = symbols.tag(placement.target, beyondRange: placement.beyondRange)
-            let right = placement.column + 1, left = placement.column - tag.count
-            let start = [right, left].first { candidate in
-                (candidate..<(candidate + tag.count)).allSatisfy { $0 >= 0 && $0 <= discRight && !canvas.isTaken(placement.row, $0) }
+            let width = tag.count
+            let starts = [(row, column + 1), (row, column - width), (row - 1, column), (row - 1, column - width + 1),
+                          (row + 1, column), (row + 1, column - width + 1)]
+            let start = starts.first { start in
+                (start.1..<(start.1 + width)).allSatisfy { free(start.0, $0) && !reserved.contains(start.0 * layout.width + $0) }
             }
-            if let start { canvas.write(tag, placement.row, start, style(placement.target), take: true) }
+            if let start { canvas.write(tag, start.0, start.1, style(placement.target), take: true) }
         }
     }
 
