@@ -94,6 +94,9 @@ struct Cockpitctl: ParsableCommand {
         commandName: "cockpitctl",
         abstract: "Query cockpitd over its control socket.",
         discussion: """
+            Every subcommand takes these two, anywhere on the command line:
+              --socket PATH   the control socket (default $COCKPIT_SOCKET, else found)
+              --json          the daemon's JSON answer instead of the text
             Exit codes: 0 ok, 2 usage error, 3 cannot reach the daemon, 4 the daemon answered with an error.
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
