@@ -23,6 +23,8 @@ public struct RelayFootprint: Sendable, CustomStringConvertible {
     }
 
     public var tables: [Table]
+    /// Entries the tables have room for, in all.
+    public var room: Int { tables.reduce(0) { $0 + $1.capacity } }
     public func table(_ name: String) -> Table? { tables.first { $0.name == name } }
     public var description: String { tables.map { "\($0.name) \($0.count)/\($0.capacity)" }.joined(separator: ", ") }
 }

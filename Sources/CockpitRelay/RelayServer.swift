@@ -177,7 +177,10 @@ public final class RelayServer: @unchecked Sendable {
         if options.statePath != nil { scheduleStateWrites() }
         loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] _ in
             let now = MonotonicClock.nowSeconds()
+            let room = engine.footprint.room
             engine.tick(nowSeconds: now)
+            // Tables rebuilt smaller after many aircraft left: the heap's freed memory goes back to the system now.
+            if engine.footprint.room * 2 < room { Self.trimHeap() }
             lastHistory = lastHistory.filter { now - $0.value < max(options.historyIntervalSeconds, options.configuration.expirySeconds) }
         }
         if let store {
@@ -263,6 +266,13 @@ public final class RelayServer: @unchecked Sendable {
                 }
             }
         })
+    }
+
+    /// glibc's malloc_trim(3): freed heap memory is given back to the system at once, not kept for later allocations
+    /// (looked up by name: Swift's Glibc module leaves out <malloc.h>). Rare: only after the tables shrank by half.
+    static func trimHeap() {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
     }
 
     /// A deadline that passed says only that the pool had no answer: one connection of its own says why
