@@ -38,6 +38,12 @@ public struct RelayKeyring: Sendable {
         return true
     }
 
+    /// Whether `add` takes this key (hex of at least 16 bytes).
+    public static func isValid(hexKey: String) -> Bool {
+        guard let bytes = bytes(hex: hexKey) else { return false }
+        return TrafficAuthenticator(keyBytes: bytes) != nil
+    }
+
     /// Keeps only the keys named in `names` (the registry's rows: a key deleted from `device_key` is refused from the
     /// next registry read on). Identifiers bound to a removed key stay bound to it: no other key takes them over.
     public mutating func keep(only names: Set<String>) {

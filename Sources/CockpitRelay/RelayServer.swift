@@ -125,7 +125,7 @@ public final class RelayServer: @unchecked Sendable {
         var valid: [(name: String, hex: String)] = []
         var malformed: Set<String> = []
         for key in keys {
-            if let bytes = RelayKeyring.bytes(hex: key.hex), bytes.count >= 16 {
+            if RelayKeyring.isValid(hexKey: key.hex) {
                 valid.append(key)
             } else {
                 malformed.insert(key.name)
