@@ -74,7 +74,7 @@ public enum FlightsText {
             text += rounded == 0 ? ", same altitude" : ", \(abs(rounded)) ft \(rounded > 0 ? "above" : "below")"
             if let datum = encounter["relativeAltitudeDatum"]?.stringValue { text += " (\(datum))" }
         } else {
-            text += ", height unknown"
+            text += ", altitude unknown"
         }
         if let level = encounter["highestAlarmLevel"]?.int64Value, level > 0 { text += ", alarm \(level)" }
         return text
