@@ -55,6 +55,20 @@ struct ReplayFromTests {
         #expect(transitions(paced, "takeoffs").map(\.utc) == [takeoff], "\(paced["takeoffs"] ?? .null)")
     }
 
+    /// A time after the last fix (the cut ends at 10:30:00) applies the whole flight at once, says so, and ends.
+    @Test func aTimeAfterTheLastFixAppliesEverythingAndEnds() throws {
+        let path = try Self.cut()
+        let control = temporaryPath(".sock")
+        defer { unlink(path); unlink(control) }
+        let run = runProcess(Binaries.cockpitd, ["replay", path, "--speed", "1", "--from", "23:00:00", "--socket", control,
+                                                 "--profile", "glider", "--json", "--log-level", "notice"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("--from 23:00:00 is after the recording's last fix"), "\(run.stderr)")
+        let summary = try #require(try JSONParser.parse(run.stdout).objectValue)
+        #expect(summary["lastFixUTC"] == .string("2017-07-15T10:30:00Z"), "\(summary["lastFixUTC"] ?? .null)")
+        #expect(transitions(summary, "takeoffs").count == 1)
+    }
+
     @Test func fromIsATimeOfDay() throws {
         var settings = Settings(mode: .replay)
         try settings.give("from", "11:15:36")
