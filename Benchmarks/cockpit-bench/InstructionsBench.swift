@@ -4,7 +4,7 @@ import Glibc
 
 /// `cockpit-bench instructions`: instructions per GPS fix of a whole replay with the airfield database on, counted by
 /// valgrind's callgrind on a stripped copy of this build's cockpitd (valgrind 3.19 cannot read Swift 6.3's debug
-/// info), and without the database for reference. Goal (issue 18): ≤ 60,000 per fix with the database. Load-independent.
+/// info), and without the database for reference. Goal: ≤ 60,000 per fix with the database. Load-independent.
 func instructionsBenchmark() {
     guard access("/usr/bin/valgrind", X_OK) == 0 else {
         print("instructions per fix: valgrind not installed (apt-get install valgrind), skipped")

@@ -158,7 +158,7 @@ func secondsText(_ nanoseconds: Int64) -> String {
     return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 6 - micro.count) + micro
 }
 
-/// Issue 18's goal for the daemon's CPU per fix (all threads), in ns.
+/// The goal for the daemon's CPU per fix (all threads), in ns.
 let liveGoalNanosecondsPerFix = 40_000.0
 
 /// Each report's capture time (ns) and latency from the TPV line of the same UTC (the line's last segment) to the

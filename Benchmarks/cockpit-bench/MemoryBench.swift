@@ -7,7 +7,7 @@ import CockpitTestSupport
 /// `cockpit-bench memory`: what the daemon's memory is made of, from /proc/PID/smaps (per mapping, grouped by file) and
 /// smaps_rollup: idle (no GPS); idle connected to a gpsd whose receiver has no fix, as an installed daemon waits on the
 /// ground; and in flight (real gpsd fed a recorded flight, 20 traffic targets, the airfield database and every output
-/// on). Goals (issue 18): private anonymous memory in flight ≤ 4 MiB; total RSS of the static-stdlib release build
+/// on). Goals: private anonymous memory in flight ≤ 4 MiB; total RSS of the static-stdlib release build
 /// idle ≤ 12 MiB.
 func memoryBenchmark() {
     let shipped = Bench.shippedDaemon

@@ -4,7 +4,7 @@ import Glibc
 
 /// `cockpit-bench startup`: start to READY=1 (sd_notify datagram on our own NOTIFY_SOCKET) for the live daemon with the
 /// airfield database and every output on; then what the first airfield lookup adds (open, loading the stored index
-/// versus building it from the airport table). Goal (issue 18): READY=1 ≤ 50 ms on this machine.
+/// versus building it from the airport table). Goal: READY=1 ≤ 50 ms on this machine.
 func startupBenchmark() throws {
     let daemon = Bench.shippedDaemon
     let home = "/tmp/cockpit-bench-startup-\(getpid())"

@@ -4,7 +4,7 @@ import CockpitIO
 import Glibc
 import CockpitTestSupport
 
-/// The radio part of `cockpit-bench traffic` (issue 47): Debian's real dump1090-mutability (`--net-only`) fed
+/// The radio part of `cockpit-bench traffic`: Debian's real dump1090-mutability (`--net-only`) fed
 /// synthetic Mode S frames in real time on its raw input port (Scripts/modes-frames.py), and the `cockpitd` next to
 /// this benchmark reading dump1090's SBS-1 port and, in the same window, 50 FLARM targets from a PowerFLARM's data
 /// port on a pseudo-terminal (`FLARMFeeder`). Over that window, the CPU time (utime + stime) of both processes:

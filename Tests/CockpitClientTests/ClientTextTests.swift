@@ -3,8 +3,8 @@ import CockpitClient
 import CockpitCore
 import CockpitTestSupport
 
-/// What `cockpitctl traffic` says when the daemon neither sends nor listens (found by the installer reviewer): it said
-/// "none", as if the sky had been searched and found empty, while the status panel said "off".
+/// What `cockpitctl traffic` says when the daemon neither sends nor listens: "off", as the status panel says, not
+/// "none", which would claim the sky had been searched and found empty.
 @Suite("cockpitctl texts")
 struct ClientTextTests {
     @Test func trafficOffIsOffNotNone() throws {
@@ -32,8 +32,8 @@ struct ClientTextTests {
         #expect(!StatusPanel.render(.object(engine.snapshot.json)).contains("BELOW THE SENSOR"))
     }
 
-    /// gpsd lost after a fix (a bench review): the GPS line showed the fix and its age, and only the JSON said
-    /// `connected: false`, while Hardware/gps.md promised "gpsd DISCONNECTED" on the panel.
+    /// gpsd lost after a fix: the GPS line says "gpsd DISCONNECTED", as Hardware/gps.md promises for the panel, not
+    /// just the fix and its age while only the JSON says `connected: false`.
     @Test func theGPSLineSaysGpsdIsDisconnectedEvenWithAFixShown() throws {
         var engine = Engine()
         _ = engine.handle(.gpsSource(.connected(endpoint: "127.0.0.1:2947")), at: MonotonicInstant(seconds: 0))

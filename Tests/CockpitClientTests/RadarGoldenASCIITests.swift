@@ -3,7 +3,7 @@ import CockpitClient
 import CockpitCore
 import CockpitTestSupport
 
-/// Golden ASCII renderings of issue 20's geometries. The cells that carry the geometry (glyph, tag, compass, range)
+/// Golden ASCII renderings of the `RadarScenes` geometries. The cells that carry the geometry (glyph, tag, compass, range)
 /// are checked first against positions worked out by hand (compact layout: centre row 7, column 12, radius 6 rows and
 /// 12 columns); the whole frame is then compared with the reviewed golden picture.
 @Suite("Radar golden ASCII")

@@ -2,7 +2,7 @@ import CockpitClient
 import CockpitCore
 import CockpitTestSupport
 
-/// The geometries of issue 20's golden renderings.
+/// The geometries of the radar's golden renderings (ASCII and UTF-8).
 enum RadarScenes {
     /// 52 × 16 cells: disc radius 6 rows / 12 columns, centre (row 7, column 12), no list beside it.
     static let compact = RadarLayout(width: 52, height: 16)!

@@ -2,9 +2,9 @@ import Testing
 @testable import CockpitCore
 import CockpitTestSupport
 
-/// The barometer-loss caution (docs/alerts.md) when the hypoxia timer depends on it. Found by the hypoxia reviewer:
-/// a barometer absent from power-up never raised it (the condition needed one sample first), so 45 min at 15,500 ft
-/// passed with only "cabin altitude unknown" in the status; and a barometer lost at altitude was said once only.
+/// The barometer-loss caution (docs/alerts.md) when the hypoxia timer depends on it. A barometer absent from power-up
+/// must raise it too, without a first sample: otherwise 45 min at 15,500 ft pass with only "cabin altitude unknown"
+/// in the status. A barometer lost at altitude must be said more than once.
 @Suite("Barometer loss in flight")
 struct BarometerLossAlertTests {
     /// `seconds` of flight at 120 kt, GPS at `gpsFeet` MSL; a barometer sample each second while `cabinFeet` is set.
@@ -72,8 +72,8 @@ struct BarometerLossAlertTests {
 @Suite("Oxygen advisories with the barometer gone")
 struct AdvisoriesWithoutBarometerTests {
     /// 14 CFR 91.211(a)(2) (above 14,000 ft cabin) is up at 15,000 ft cabin (571.8 hPa, ISA). The barometer dies:
-    /// in flight the advisory stays (last known), after landing it goes; it used to be shown as current on the
-    /// ground for as long as the barometer stayed silent.
+    /// in flight the advisory stays (last known), after landing it goes: it must not be shown as current on the
+    /// ground for as long as the barometer stays silent.
     @Test func advisoriesStayInFlightAndGoOnTheGround() throws {
         var engine = Engine()
         _ = BarometerLossAlertTests.fly(&engine, from: 1, seconds: 60, gpsFeet: 16_000, cabinPascals: 57_180)

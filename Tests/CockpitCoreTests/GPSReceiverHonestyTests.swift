@@ -2,7 +2,7 @@ import Testing
 @testable import CockpitCore
 import CockpitTestSupport
 
-/// What the GPS state does with reports that are not a new measured position (found by a bench review with a fake
+/// What the GPS state does with reports that are not a new measured position (all seen on the bench with a fake
 /// gpsd and Debian's gpsd 3.22): a frozen receiver repeating one fix, an epoch reported twice, a fix older than the
 /// last, a second receiver on the same gpsd, and positions the receiver says it did not measure (gpsd's TPV
 /// `status`: 5 dead reckoning, 7 time only, 8 simulated; gpsd_json(5)). Stale after 3 s without a new fix (the

@@ -2,8 +2,8 @@ import Testing
 @testable import CockpitCore
 import CockpitTestSupport
 
-/// A receiver gpsd has active that sends nothing (`GPSState+Silence.swift`). What gpsd does, as Debian's gpsd 3.22
-/// did it with a UDP receiver (2026-11-27): it lists the receiver in DEVICES and then writes nothing while the receiver
+/// A receiver gpsd has active that sends nothing (`GPSState+Silence.swift`). What gpsd does, as observed with Debian's
+/// gpsd 3.22 and a UDP receiver: it lists the receiver in DEVICES and then writes nothing while the receiver
 /// is silent, and a TPV of mode 1 every cycle once it talks without a fix. Silence is more than 10 s of nothing.
 @Suite("A silent GPS receiver")
 struct GPSReceiverSilenceTests {

@@ -4,8 +4,8 @@ import Testing
 import CockpitTestSupport
 
 /// A cabin above 30,000 ft: below the BMP280's specified 300 hPa. A pressurised single (TBM, PC-12, M600: about
-/// FL300–FL310) with a slow leak gets there, and that is when the hypoxia timer matters most. Until 2026-11-24 such a
-/// reading was refused as implausible: the barometer went stale, the timer held, and CHECK OXYGEN never came.
+/// FL300–FL310) with a slow leak gets there, and that is when the hypoxia timer matters most. Such a reading must be
+/// used, not refused as implausible: refused, the barometer goes stale, the timer holds, and CHECK OXYGEN never comes.
 @Suite("Cabin above 30,000 ft")
 struct HighCabinTests {
     /// ISA pressure at a pressure altitude, from the NOAA formula (not the daemon's code):

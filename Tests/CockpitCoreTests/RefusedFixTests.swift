@@ -2,9 +2,9 @@ import Testing
 @testable import CockpitCore
 import CockpitTestSupport
 
-/// Found by the `gpsd-line` fuzz target (docs/fuzzing.md): a fix the GPS state refuses as implausible still reached the
-/// flight state and the traffic picture, and a ground speed of 3·10⁸² m/s trapped the flight-state log line
-/// ("Double value cannot be converted to Int") when fixes came back after a gap.
+/// Inputs from the `gpsd-line` fuzz target (docs/fuzzing.md): a fix the GPS state refuses as implausible must reach
+/// neither the flight state nor the traffic picture, and a ground speed of 3·10⁸² m/s must not trap the flight-state
+/// log line ("Double value cannot be converted to Int") when fixes come back after a gap.
 @Suite("A refused fix reaches nothing")
 struct RefusedFixTests {
     static func fix(speed: Double, utc: Double) -> GPSFix {

@@ -70,9 +70,9 @@ struct TrafficProximityLogTests {
     }
 
     /// Parked (0 kt): the target is shown, but neither logged nor listed as an alert (the board's caution is in
-    /// flight only; the log line and `recent` used to say TRAFFIC all the same), and nothing else flags it: the
-    /// status's `proximity`/`proximityAlert` (the radar's TRAFFIC header), GDL 90's traffic-alert bit and FLARM's
-    /// alarm all did while parked.
+    /// flight only, so the log line and `recent` must not say TRAFFIC either), and nothing else flags it: not the
+    /// status's `proximity`/`proximityAlert` (the radar's TRAFFIC header), GDL 90's traffic-alert bit or FLARM's
+    /// alarm.
     @Test func nothingIsLoggedOrFlaggedOnTheGround() throws {
         let (engine, effects) = Self.run(metersPerSecond: 0, reports: [8: (0.8, 300)], until: 9)
         #expect(engine.flight.phase == .onGround)
@@ -89,8 +89,8 @@ struct TrafficProximityLogTests {
     }
 
     /// Neither sending nor listening (a replay of a recording without `--traffic-port`), but the recording's
-    /// datagrams reach the core: the traffic section is available, so the radar draws what raised the alert (it said
-    /// "off: … not listening" over a target in proximity).
+    /// datagrams reach the core: the traffic section is available, so the radar draws what raised the alert rather
+    /// than "off: … not listening" over a target in proximity.
     @Test func trafficHeardIsAvailableWithoutListening() throws {
         let (engine, _) = Self.run(metersPerSecond: 40, reports: [8: (0.8, 300)], until: 9)
         #expect(!engine.configuration.traffic.listening && !engine.configuration.traffic.sendingEnabled)

@@ -26,8 +26,8 @@ struct TrafficReceiveTests {
                 "accepted \(ledger.accepted) + rejected \(ledger.rejected) ≠ \(sent)", sourceLocation: sourceLocation)
     }
 
-    /// The campaign's finding: without an own fix, example 1 re-sent 1,500 times with new sequence numbers (the same
-    /// 10:00 report) was accepted every time. Now the time of an identifier must grow too: one acceptance.
+    /// Without an own fix, example 1 re-sent 1,500 times with new sequence numbers (the same 10:00 report) is accepted
+    /// once, not every time: the time of an identifier must grow too, not only its sequence number.
     @Test func theSameReportIsAcceptedOnceWithoutAFix() throws {
         var engine = Engine()
         for sequence in 1...1_500 {

@@ -7,8 +7,8 @@ import CockpitIO
 import CockpitTestSupport
 
 /// What an installer reads in the journal about the airfield database. The live daemon checks the file beside its
-/// loop (quick_check, after READY=1); a file that fails was only visible in the status (`airfields.reason`) and in a
-/// refused `nearest`, never in the log. Now the verdict is logged once either way, and where the index came from.
+/// loop (quick_check, after READY=1); the verdict is logged once either way, and where the index came from, so a
+/// file that fails is in the journal, not only in the status (`airfields.reason`) and in a refused `nearest`.
 @Suite("Airfield database in the daemon's log", .serialized)
 struct AirfieldDatabaseLogTests {
     static let shipped = Fixtures.directory + "/../../Data/airfields.sqlite"

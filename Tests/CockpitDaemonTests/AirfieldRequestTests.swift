@@ -38,7 +38,7 @@ final class AirfieldRequestTests {
         // Human form.
         let human = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "--min-runway", "8000", "--hard", "--socket", socketPath])
         #expect(human.stdout.contains("LSZH"))
-        // The filter line says what was asked for (it used to say "usable by the aircraft" whatever the options).
+        // The filter line says what was asked for, not "usable by the aircraft" whatever the options.
         #expect(human.stdout.contains("showing: land airports (no heliports, seaplane bases, firefighting bases or closed fields), hard runway ≥ 8000 ft, within 100 nm, nearest 10"),
                 "\(human.stdout)")
         let all = runProcess(Binaries.cockpitctl, ["nearest", "--at", "47.46,8.55", "--all", "--radius", "2.5", "--socket", socketPath])

@@ -60,7 +60,7 @@ struct CabinAltitudeTests {
     }
 
     /// The decoder says what the daemon does with a reading: 0xF0000 compensates to 42.8 hPa with the datasheet's
-    /// calibration (refused, where it used to print a pressure altitude of 70,749 ft without a word), 0xD0000 to
+    /// calibration (refused, rather than a pressure altitude of 70,749 ft printed without a word), 0xD0000 to
     /// 262.3 hPa (a cabin at 33,000 ft: used, below the specified 300 hPa).
     @Test func decodeSaysWhatTheDaemonDoesWithTheReading() {
         let calibration = "706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"

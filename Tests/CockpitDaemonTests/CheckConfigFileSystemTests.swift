@@ -3,10 +3,10 @@ import Testing
 import CockpitIO
 import CockpitTestSupport
 
-/// `--check-config` against the file system (found by the installer reviewer): it said "configuration OK" for a
-/// recording or socket in a missing directory (the daemon then refused to start), a flight log in a missing
-/// directory or a junk airfield file (it started with the feature off), and a missing terrain directory or geoid
-/// file (never mentioned at all). And problems across options came one run at a time after the file's lines.
+/// `--check-config` against the file system: it must not say "configuration OK" for a recording or socket in a
+/// missing directory (the daemon would refuse to start), a flight log in a missing directory or a junk airfield file
+/// (the daemon would start with the feature off), or a missing terrain directory or geoid file (nothing else would
+/// mention it). Problems across options all come in one run, after the file's lines.
 @Suite("--check-config and the file system")
 struct CheckConfigFileSystemTests {
     func write(_ text: String, suffix: String = ".conf") -> String {

@@ -26,7 +26,7 @@ final class CockpitctlPilotTests {
         return try JSONParser.parse(result.stdout.trimmingNewline())["results"]?.arrayValue ?? []
     }
 
-    /// A `--socket` that is not a socket: the hint says so, not "start the daemon" (found by the installer reviewer).
+    /// A `--socket` that is not a socket: the hint says so, not "start the daemon".
     @Test func aPathThatIsNotASocketIsNamedAsSuch() {
         let file = temporaryPath(".conf")
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -4,8 +4,8 @@ import CockpitCore
 import CockpitTestSupport
 
 /// The daemon's threads by name, and a daemon that cannot create one. At the unit's TasksMax (or a user's
-/// RLIMIT_NPROC) `pthread_create` fails; until 2026-11-24 the gpsd reader's endless loop then ran on the main thread:
-/// the start hung before READY=1, and SIGTERM was never acted on.
+/// RLIMIT_NPROC) `pthread_create` fails; the gpsd reader's endless loop must then not run on the main thread, where
+/// the start would hang before READY=1 and SIGTERM would never be acted on.
 @Suite("The daemon's threads", .serialized)
 struct DaemonThreadTests {
     static func threadNames(of pid: pid_t) -> [String] {

@@ -4,8 +4,8 @@ import CockpitCore
 import CockpitIO
 import CockpitTestSupport
 
-/// A flight whose record ends in the air is not a landing (found by the installer reviewer: `flight-log list` showed
-/// a landing time and place for a replay that ended at 18,000 ft).
+/// A flight whose record ends in the air is not a landing: `flight-log list` must show no landing time or place for a
+/// replay that ends at 18,000 ft.
 @Suite("A flight log that ends aloft")
 struct FlightEndedAloftTests {
     @Test func theListSaysNoLandingAndWhereTheRecordEnds() throws {

@@ -197,8 +197,8 @@ struct FlightGapTests {
 
     /// A launch inside a gap: the takeoff is placed at the last fix before the gap, and so is the airfield it names —
     /// not the one near where the fixes came back. strepla launched from Anspach/Taunus (EDFA; OurAirports: 50.288334°N
-    /// 8.533889°E); after 10 or 15 minutes without fixes it is near Riedelbach (DE-0162), which a takeoff 6 nm from
-    /// there used to be named after.
+    /// 8.533889°E); after 10 or 15 minutes without fixes it is near Riedelbach (DE-0162), which a takeoff placed where
+    /// the fixes came back, 6 nm from Anspach, would be named after.
     @Test(arguments: [60, 300, 600, 900])
     func aTakeoffInsideAGapNamesTheAirfieldItLeft(_ seconds: Int) throws {
         let flight = FlightStateTests.flights.first { $0.file == "opensoar__aat_strepla.igc" }!

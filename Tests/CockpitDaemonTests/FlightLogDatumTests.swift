@@ -177,7 +177,7 @@ struct FlightLogDatumTests {
         let highestMSLFeet = try #require(expected) / 0.3048
         #expect(abs((summary["maxGpsAltitudeMSLFeet"]?.doubleValue ?? 0) - highestMSLFeet) <= 1, "\(highestMSLFeet) ft")
         #expect(summary["fixesWithMSLFromGeoidModel"]?.int64Value == summary["gpsFixes"]?.int64Value)
-        // The log has both, N apart; the flight's maximum is now MSL, so the list shows no "ell".
+        // The log has both, N apart; the flight's maximum is MSL, so the list shows no "ell".
         let spread = sqlite(log, "SELECT printf('%.1f %.1f', min(gps_hae_ft - gps_msl_ft) * 0.3048, max(gps_hae_ft - gps_msl_ft) * 0.3048) FROM samples WHERE gps_hae_ft IS NOT NULL")
         let undulations = fixes.map { geoid.undulationMeters(latitude: $0.latitude, longitude: $0.longitude) }
         #expect(spread == "\(FixedText.format(undulations.min() ?? 0, decimals: 1)) \(FixedText.format(undulations.max() ?? 0, decimals: 1))", "\(spread)")

@@ -8,11 +8,11 @@ import CockpitTestSupport
 import CockpitWire
 
 /// gpsd up with no receiver: never given one (its DEVICES setting), or the USB receiver pulled out in flight. The
-/// connection alone said "gpsd connected"; the status and the log now say there is no receiver, from what gpsd
+/// connection alone is not "gpsd connected" enough: the status and the log say there is no receiver, from what gpsd
 /// itself reports (DEVICES as a client starts watching, DEVICE when one is activated or deactivated).
 @Suite("gpsd with no receiver", .serialized)
 struct GPSDNoReceiverTests {
-    /// Lines exactly as Debian's gpsd 3.22 wrote them (`gpspipe -w`, 2026-11-24): on connecting with one UDP receiver,
+    /// Lines exactly as Debian's gpsd 3.22 writes them (captured with `gpspipe -w`): on connecting with one UDP receiver,
     /// on removing it through the control socket (`-udp://…`) and on adding it again (`+udp://…`).
     @Test func gpsdsOwnLinesDecode() {
         let decoder = GPSDReportDecoder()
@@ -32,7 +32,7 @@ struct GPSDNoReceiverTests {
                 == .receiverChange(GPSReceiver(path: "/dev/ttyACM0", active: true)))
     }
 
-    /// libgps 3.22's `gps_unpack` spins forever on the first of these (a C program under a 1 s alarm, 2026-11-24);
+    /// libgps 3.22's `gps_unpack` spins forever on the first of these (checked by a C program under a 1 s alarm);
     /// here they are decoded or refused at once. A DEVICE libgps cannot parse is not taken for a deactivation.
     @Test func linesThatSpinLibgpsOrSayNothingAreNotTakenForAChange() {
         let decoder = GPSDReportDecoder()

@@ -6,7 +6,7 @@ import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
 
-/// Debian's gpsd 3.22 with what a bench review found it passes on as it is: two receivers on one gpsd (a USB GPS and
+/// Debian's gpsd 3.22 with what it passes on as it is (seen on the bench): two receivers on one gpsd (a USB GPS and
 /// a second one hot-plugged), and a receiver coasting on dead reckoning (GGA quality 6, RMC mode E: gpsd's TPV
 /// "status":5). Positions are the napret paraglider flight (igc_lib__napret.igc, moved to 2024-04-03).
 @Suite("Real gpsd: one receiver at a time, measured positions only", .serialized)

@@ -6,8 +6,8 @@ import CockpitIO
 import CockpitTestSupport
 import CockpitWire
 
-/// Inputs found by the black-box campaign (issue 19) that crashed, hung or were accepted as valid. Each replay runs in
-/// a child process under a time limit, so a regression shows as a failure, not as a hung test run.
+/// Inputs from the black-box hardening campaign that can crash or hang the daemon or be accepted as valid. Each replay
+/// runs in a child process under a time limit, so a regression shows as a failure, not as a hung test run.
 @Suite("Hardening regressions")
 struct HardeningRegressionTests {
     static let header = #"{"format":"cockpitd-recording","formatVersion":1,"software":"test","timeUnit":"monotonic nanoseconds","devices":{},"core":{"gpsStaleAfterSeconds":3,"baroStaleAfterSeconds":2,"tickIntervalSeconds":TICK,"hypoxia":{"alertsEnabled":true,"ruleSet":"faa","alertFraction":0.5,"useGPSAltitudeWhenCabinUnknown":false}}}"#
@@ -49,9 +49,9 @@ struct HardeningRegressionTests {
         #expect(summary["gpsFixes"] == .integer(2))
     }
 
-    /// Found in the review of the gpsd path (2026-11-24): a TPV with latitude 91 or longitude 200 counted as "no fix",
-    /// a negative speed became "unknown", and a track of 720°, a zeroed position 0° 0° and mode 4 were used or shown.
-    /// Each is now refused, counted as malformed and logged with its reason, and the good fixes around them still count.
+    /// Values no receiver can report: a TPV with latitude 91 or longitude 200 (not "no fix"), a negative speed (not
+    /// "unknown"), a track of 720°, a zeroed position 0° 0° and mode 4 must be neither used nor shown. Each is refused,
+    /// counted as malformed and logged with its reason, and the good fixes around them still count.
     @Test func valuesNoReceiverCanReportAreRefusedAndCounted() throws {
         let path = temporaryPath(".gpspipe")
         defer { unlink(path) }

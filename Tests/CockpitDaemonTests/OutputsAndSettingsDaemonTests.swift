@@ -8,7 +8,7 @@ import CockpitIO
 import CockpitDevices
 import CockpitTestSupport
 
-/// Issue 12's promises end to end: the installed service configured only by its file, outputs that never hold the
+/// The settings' and outputs' promises end to end: the installed service configured only by its file, outputs that never hold the
 /// core back, honest availability, replays that honour their settings.
 @Suite("Settings and outputs, end to end", .serialized)
 struct OutputsAndSettingsDaemonTests {

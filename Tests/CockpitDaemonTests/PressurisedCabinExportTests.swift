@@ -57,8 +57,8 @@ struct PressurisedCabinExportTests {
 
     /// The daemon infers the pressurised cabin from a source with only ellipsoid heights too (an IGC file): 10,000 ft
     /// above the ellipsoid with the cabin at the pressure of 4,000 ft (ICAO standard atmosphere: 87,511 Pa) for two
-    /// minutes. It used to compare with MSL only, so such a replay never saw the pressurisation, and the EFB outputs
-    /// sent the cabin's altitude as the aircraft's pressure altitude.
+    /// minutes. Compared with MSL only, such a replay would never see the pressurisation, and the EFB outputs would
+    /// send the cabin's altitude as the aircraft's pressure altitude.
     @Test func theDaemonInfersItFromEllipsoidHeightsToo() {
         var engine = Engine(configuration: CoreConfiguration())
         for second in 0..<120 {

@@ -3,7 +3,7 @@ import Testing
 import CockpitCore
 import CockpitTestSupport
 
-/// Issue 20: two replays of bundled flights, moved next to each other, send each other traffic on loopback; the radar
+/// Two replays of bundled flights, moved next to each other, send each other traffic on loopback; the radar
 /// drawn by `cockpitctl radar` against one of them shows the other in the cell that `cockpitctl traffic --json`'s
 /// relative bearing and distance give.
 @Suite("Radar end to end", .serialized)
@@ -159,7 +159,7 @@ struct RadarEndToEndTests {
         }
         #expect(steps.contains(range), "range \(range) nm, expected \(steps)")
 
-        // Both replays stop on SIGTERM (a paced replay with --traffic-port used to hang closing its UDP channel).
+        // Both replays stop on SIGTERM (a paced replay with --traffic-port closes its UDP channel without hanging).
         running = running.filter { pid in
             kill(pid, SIGTERM)
             var status: Int32 = 0

@@ -5,9 +5,8 @@ import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
 
-/// A cockpitd recording replays with the hypoxia settings it was flown with, but an option given for the replay wins
-/// (found by the hypoxia reviewer: `--rules easa` or `--hypoxia-alert-percent 25` on a recording was ignored without a
-/// word).
+/// A cockpitd recording replays with the hypoxia settings it was flown with, but an option given for the replay wins:
+/// `--rules easa` or `--hypoxia-alert-percent 25` on a recording must not be ignored without a word.
 @Suite("Hypoxia options when replaying a recording")
 struct RecordingReplayHypoxiaTests {
     static func alertKinds(_ arguments: [String]) throws -> [String] {

@@ -103,8 +103,8 @@ struct ReplayTests {
         let badSpeed = runProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.longest), "--speed", "fast"])
         #expect(badSpeed.status != 0)
         #expect(badSpeed.stderr.contains("--speed"))
-        // A text file whose comment line passes for a gpspipe log: nothing in it decodes, so it is no flight (it
-        // was "replayed" with every line a malformed report and exit 0; found by the installer reviewer).
+        // A text file whose comment line passes for a gpspipe log: nothing in it decodes, so it is no flight (not
+        // "replayed" with every line a malformed report and exit 0).
         let text = temporaryPath(".txt")
         defer { unlink(text) }
         let fd = open(text, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

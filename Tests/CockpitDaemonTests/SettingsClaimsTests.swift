@@ -3,9 +3,9 @@ import Testing
 import CockpitIO
 import CockpitTestSupport
 
-/// Two settings naming the same file or port (found 2026-11-24): `--record` truncates its file, and
-/// `cockpitd replay a.igc --record a.igc` replaced the bench tester's flight with the recording of its replay, while
-/// `--record` pointed (through a symbolic link) at the configuration file emptied the installer's configuration.
+/// Two settings naming the same file or port: `--record` truncates its file, so `cockpitd replay a.igc --record a.igc`
+/// would replace the flight with the recording of its replay, and `--record` pointed (through a symbolic link) at the
+/// configuration file would empty the configuration.
 /// Each case here is refused before anything is opened, naming both settings, and the files are left as they were.
 @Suite("Settings that name the same file or port")
 struct SettingsClaimsTests {

@@ -6,13 +6,13 @@ import CockpitIO
 import CockpitTestSupport
 
 /// Slow flight aloft is not a landing roll. Without terrain tiles the height above ground is unknown, so an airborne
-/// aircraft slower than its profile's landing speed used to enter the landing roll wherever it was: the olsztyn glider
-/// thermalling into wind at 4,000 ft spent 594 s of its flight "rolling out", 1 h with the powered profile, and the
-/// status said so. A roll is on the ground, at one altitude: the state now enters it only while the vertical speed is
-/// under 300 ft/min, and leaves it when the altitude moves out of the still band while faster than taxiing.
-/// The climb and the height here are read from the IGC text (`IGCLog`, pressure altitude), not from the parser. Before
-/// the change: 10, 11, 1 and 2 landing rolls begun at ≥ 400 ft/min in the four cases below (70, 449, 71 and 7 records
-/// over 1,000 ft above the takeoff in a roll); after: none begun (28, 141, 0 and 4 records).
+/// aircraft slower than its profile's landing speed must not enter the landing roll wherever it is: entering it on
+/// speed alone, the olsztyn glider thermalling into wind at 4,000 ft spends 594 s of its flight "rolling out", 1 h with
+/// the powered profile, and the status says so. A roll is on the ground, at one altitude: the state enters it only while
+/// the vertical speed is under 300 ft/min, and leaves it when the altitude moves out of the still band while faster
+/// than taxiing. The climb and the height here are read from the IGC text (`IGCLog`, pressure altitude), not from the
+/// parser. On speed alone the four cases below begin 10, 11, 1 and 2 landing rolls at ≥ 400 ft/min (70, 449, 71 and 7
+/// records over 1,000 ft above the takeoff in a roll); with the vertical-speed condition, none (28, 141, 0 and 4).
 @Suite("Flight state: slow flight aloft")
 struct SlowFlightAloftTests {
     struct Case: Sendable, CustomStringConvertible {

@@ -5,9 +5,9 @@ import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
 
-/// The status panel during a GPS loss (found by the installer reviewer): the NEAREST line kept an airfield's distance
-/// and bearing from the last fix with no mark, minutes later, while `cockpitctl nearest` refused for lack of a
-/// position; and the header said "UTC … (GPS)" as if the time came from a current fix.
+/// The status panel during a GPS loss: the NEAREST line must not keep an airfield's distance and bearing from the
+/// last fix with no mark, minutes later, while `cockpitctl nearest` refuses for lack of a position; and the header must
+/// not say "UTC … (GPS)" as if the time came from a current fix.
 @Suite("Nearest airfield and UTC while GPS is lost")
 struct StaleNearestTests {
     static let database = Fixtures.directory + "/../../Data/airfields.sqlite"

@@ -248,8 +248,8 @@ struct TrafficTests {
         // The daemon kept reading through the flood: a reader that stalled or took ~1 ms a datagram would have read at
         // most the socket buffer's ~260 datagrams (measured) plus ~500. Not a throughput figure (the per-datagram
         // decode cost is `cockpit-bench traffic`): how much the kernel drops depends on how long the loop is
-        // preempted — 28 % in a full test run beside two fuzz campaigns on 2 cores (23 Nov), where this said 90 %
-        // and failed.
+        // preempted — 28 % in a full test run beside two fuzz campaigns on 2 cores, which is why the bound is a
+        // quarter and not 90 %.
         #expect(events >= Int64(total) / 4, "\(events) of \(total) read, \(kernelDrops) dropped by the kernel")
         #expect(status["flight"]?["airborne"] == .bool(true))
         let ours = capture.drain()
@@ -259,8 +259,8 @@ struct TrafficTests {
     }
 
     /// Over real UDP, before any own fix: the spec's relay reply (example 5) three times, an empty reply, example 1
-    /// twice and 473 bytes. The campaign saw the repeats accepted, the empty reply counted nowhere, `received` counting
-    /// aircraft and the long datagram called `length-mismatch`; now each datagram is in exactly one counter.
+    /// twice and 473 bytes. Each datagram is in exactly one counter: the repeats are not accepted, the empty reply is
+    /// counted, `received` counts datagrams (not aircraft) and the long datagram is `too-long`, not `length-mismatch`.
     @Test func eachDatagramIsCountedOnceOverUDP() throws {
         let port = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let controlSocket = temporaryPath(".sock")

@@ -3,7 +3,7 @@ import CockpitCore
 @testable import CockpitIO
 import CockpitTestSupport
 
-/// Found by the `ourairports-csv` fuzz target (docs/fuzzing.md): numbers a corrupted CSV may hold.
+/// Inputs from the `ourairports-csv` fuzz target (docs/fuzzing.md): numbers a corrupted CSV may hold.
 @Suite("Airfield import: numbers no field can hold")
 struct AirfieldImportFuzzFindingsTests {
     static let header = "\"id\",\"ident\",\"type\",\"name\",\"latitude_deg\",\"longitude_deg\",\"elevation_ft\",\"iso_country\",\"municipality\""

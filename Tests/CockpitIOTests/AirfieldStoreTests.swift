@@ -44,8 +44,8 @@ struct AirfieldStoreTests {
 
     /// Port Alexander Seaplane Base, Alaska (PAAP), has a 3,000 ft water lane; the nearest land airport with 2,000 ft
     /// of runway is Kake (PAFE, 4,000 ft), 49.44 nm away on the WGS-84 ellipsoid (OurAirports' positions; found by a
-    /// haversine scan and measured with a separate Vincenty in Python). "Best suitable" for the default aircraft used
-    /// to send a landplane to the water.
+    /// haversine scan and measured with a separate Vincenty in Python). "Best suitable" for the default aircraft must
+    /// never send a landplane to the water.
     @Test func bestSuitableIsNeverASeaplaneBase() throws {
         let store = try AirfieldData.store()
         let best = try store.nearest(latitude: 56.246799, longitude: -134.647995, filter: AircraftProfile().filter(for: .powered),
@@ -66,8 +66,8 @@ struct AirfieldStoreTests {
     /// Cordova Municipal, Alaska (CKU, a small airport) has an 8,000 ft water lane and an 1,800 ft gravel strip; the nearest
     /// land airport with 2,000 ft of land runway is Merle K (Mudhole) Smith (PACV, 7,500 ft), 8.023 nm away (the airports'
     /// longest open non-water runway taken from the runway table with SQL, distances by GeographicLib in Python). The
-    /// database used to store the lane as CKU's longest runway, and "best suitable" for a landplane needing 2,000 ft was
-    /// CKU itself. Likewise Naknek (5NK: 2,000 ft lane, 1,950 ft strip), where the answer is PFWS at 2.068 nm.
+    /// database must not store the lane as CKU's longest runway, which would make CKU itself "best suitable" for a
+    /// landplane needing 2,000 ft. Likewise Naknek (5NK: 2,000 ft lane, 1,950 ft strip), where the answer is PFWS at 2.068 nm.
     @Test func aWaterLaneIsNoRunwayForALandplane() throws {
         let store = try AirfieldData.store()
         for (latitude, longitude, ident, nauticalMiles) in [(60.5439, -145.727005, "PACV", 8.023), (58.735633, -157.02216, "PFWS", 2.068)] {

@@ -65,8 +65,8 @@ struct BaroSourceTests {
     }
 
     /// A supply dip resets the chip to sleep mode (datasheet: ctrl_meas and config 0x00 after power-on, data registers
-    /// 0x80000 until a conversion). The source used to read 0x80000 from then on and never recover (the core counted
-    /// every sample as "no conversion"); it now sees ctrl_meas gone, says so, and initialises the chip again: samples
+    /// 0x80000 until a conversion). The source must not read 0x80000 from then on and never recover (the core would
+    /// count every sample as "no conversion"); it sees ctrl_meas gone, says so, and initialises the chip again: samples
     /// resume with the datasheet's own words (adc_T 519,888, adc_P 415,148).
     @Test func aChipResetUnderUsIsInitialisedAgain() {
         let chip = SimulatedBMP280()

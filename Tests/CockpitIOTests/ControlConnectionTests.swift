@@ -61,7 +61,7 @@ struct ControlConnectionTests {
     }
 
     @Test func pipelinedRequestsFromAClientThatClosesDoNotCrash() throws {
-        // Regression (hardening campaign): three ~1 KB requests in one read from a client that then closes. While the
+        // From the hardening campaign: three ~1 KB requests in one read from a client that then closes. While the
         // first is answered, the client's close arrives re-entrantly (input closed with two requests still pending),
         // which empties the pending bytes under the loop that was taking the first line out of them.
         let harness = Harness()
@@ -88,7 +88,7 @@ struct ControlConnectionTests {
     }
 
     /// A client whose socket is full (it has not read the last answer yet) gets its next answer once it reads, not a
-    /// disconnect: a pipelined `export` + `flights` used to lose the end of the export.
+    /// disconnect: a pipelined `export` + `flights` must get the whole export.
     @Test func aRequestWaitsUntilTheClientReadsTheAnswerBeforeIt() throws {
         let harness = Harness()
         let channel = try harness.connect()
@@ -112,10 +112,10 @@ struct ControlConnectionTests {
     }
 
     @Test func aClientThatHangsUpMidPipelineLeavesNoTimerBehind() throws {
-        // Regression (black-box campaign): a client that sends requests and hangs up without reading. Answering the
-        // first fails and closes the connection re-entrantly; the rest were still answered into the dead channel and
-        // a fresh idle timer was armed on it, so 30 s later the gone client was counted as an idle disconnect (and
-        // its handler held until then): 378 such in 600,000 requests.
+        // From the black-box campaign: a client that sends requests and hangs up without reading. Answering the
+        // first fails and closes the connection re-entrantly; the rest must not be answered into the dead channel
+        // with a fresh idle timer armed on it, or 30 s later the gone client counts as an idle disconnect (and its
+        // handler is held until then): 378 such in 600,000 requests.
         let harness = Harness()
         let channel = try harness.connect()
         harness.duringEcho = { _ = channel.close() }
@@ -142,7 +142,7 @@ struct ControlConnectionTests {
     }
 
     @Test func aClientThatDribblesARequestGetsFiveSecondsForIt() throws {
-        // Regression: 64 clients that each sent one byte and never a newline held every slot for 30 s at a time.
+        // 64 clients that each send one byte and never a newline must not hold every slot for 30 s at a time.
         let harness = Harness()
         let channel = try harness.connect()
         try Self.send(channel, "s")
@@ -207,7 +207,7 @@ struct ControlConnectionTests {
         _ = try? channel.finish()
     }
 
-    /// An idle daemon used to wake 5 times a second for watch frames nobody asked for (strace, 2026-11-25).
+    /// An idle daemon must not wake 5 times a second (as strace would show) for watch frames nobody asked for.
     @Test func theWatchTimerRunsOnlyWhileSomeoneWatches() throws {
         let harness = Harness()
         harness.server.startWatchTimer()

@@ -63,8 +63,8 @@ struct FlightLogWriterWALTests {
 
     /// An hour of 1 Hz samples: the WAL is checkpointed as it goes and stays within `journal_size_limit` (1 MiB),
     /// and the database file itself holds the rows — read by the sqlite3 shell with the WAL ignored (immutable).
-    /// SQLite's automatic checkpoint is off once a WAL hook is registered; the writer's hook used to only count,
-    /// so the WAL grew ≈ 15 MiB an hour and the database file stayed empty until a clean stop.
+    /// SQLite's automatic checkpoint is off once a WAL hook is registered, so the writer's hook must checkpoint, not
+    /// only count: otherwise the WAL grows ≈ 15 MiB an hour and the database file stays empty until a clean stop.
     @Test func theWALIsCheckpointedWhileWriting() throws {
         let path = "/tmp/cockpit-flightlog-wal-\(getpid()).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
@@ -84,7 +84,7 @@ struct FlightLogWriterWALTests {
     }
 
     /// A flight bigger than the limit on its own is kept when it lands: it is the one the pilot will want. It goes
-    /// when a later flight has landed. (It used to be deleted at the first prune after its landing.)
+    /// when a later flight has landed, not at the first prune after its own landing.
     @Test func theNewestFlightIsKeptEvenWhenItAloneIsOverTheLimit() throws {
         let path = "/tmp/cockpit-flightlog-newest-\(getpid()).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }

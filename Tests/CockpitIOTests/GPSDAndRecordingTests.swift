@@ -50,7 +50,7 @@ struct GPSDReportDecoderTests {
     }
 
     /// Values outside what a receiver can report are passed on as reported, for the core to refuse and count
-    /// (PlausibleRange); the decoder used to turn latitude 91 into "no fix" and a negative speed into "unknown".
+    /// (PlausibleRange); the decoder must not turn latitude 91 into "no fix" or a negative speed into "unknown".
     @Test func valuesOutOfRangeArePassedOnAsReportedNotHidden() {
         let base = #"{"class":"TPV","mode":3,"time":"2024-04-03T12:00:01.000Z","lat":46.2,"lon":12.8,"speed":10.0,"track":240.0}"#
         func fix(_ from: String, _ to: String) -> GPSFix? {

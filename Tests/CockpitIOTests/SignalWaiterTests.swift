@@ -4,9 +4,9 @@ import Synchronization
 import Testing
 import CockpitTestSupport
 
-/// Found when a full test run hung (2026-11-24): a relay sent SIGTERM just after it said "listening" never stopped.
-/// SignalWaiter set SIGTERM to SIG_IGN and libdispatch installed its handler later, on another thread; a signal in
-/// between was discarded. Each round here raises the signal the moment the waiter exists.
+/// A process sent SIGTERM just after it says "listening" (as a relay in a full test run is) must stop. If SignalWaiter
+/// set SIGTERM to SIG_IGN and libdispatch installed its handler later, on another thread, a signal in between would be
+/// discarded. Each round here raises the signal the moment the waiter exists.
 @Suite("Signals", .serialized)
 struct SignalWaiterTests {
     /// The signal that ended `waiter`'s wait, or 0 when none did within 5 s (the wait runs on a thread of its own, so

@@ -53,7 +53,7 @@ struct TrafficDatagramTests {
         #expect(reasons["accepted", default: 0] < 20)
     }
 
-    /// The campaign saw datagrams over 472 bytes counted as `length-mismatch`: they are `too-long`, whatever they hold
+    /// Datagrams over 472 bytes are `too-long`, not `length-mismatch`, whatever they hold
     /// (a valid example report padded, or garbage), while 472 bytes is still read and judged by its type.
     @Test func overlongDatagramsAreTooLong() {
         let padded = Self.example1 + [UInt8](repeating: 0, count: TrafficPacket.maximumPayload + 1 - Self.example1.count)

@@ -5,10 +5,10 @@ import Glibc
 import Testing
 import CockpitTestSupport
 
-/// The relay and its database going away (found by the relay reviewer): a relay started while the database was
-/// unreachable hung without a word (not listening, deaf to SIGINT, so systemd's Restart=on-failure never fired);
-/// a running relay counted no failure through an outage (PostgresNIO's pool waits for a connection for ever), and its
-/// unsent history grew without bound.
+/// The relay and its database going away. A relay started while the database is unreachable must fail with an error,
+/// not hang without a word (not listening, deaf to SIGINT, so systemd's Restart=on-failure never fires); a running
+/// relay must count failures through an outage (PostgresNIO's pool waits for a connection for ever), and its unsent
+/// history must stay bounded.
 @Suite("Relay: the database away", .serialized)
 struct RelayDatabaseOutageTests {
     @Test func anUnreachableDatabaseAtStartIsAnErrorNotAHang() {

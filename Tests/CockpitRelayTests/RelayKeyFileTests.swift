@@ -5,9 +5,9 @@ import Glibc
 import Testing
 import CockpitTestSupport
 
-/// Device-key files and the shared key registry (found by the relay reviewer): a key file with CRLF line ends loaded
-/// only its last key; keys without a name were stored as `path:line`, so two relays whose key files sat at the same
-/// path overwrote each other's key in the database; a key deleted from `device_key` stayed accepted until restart.
+/// Device-key files and the shared key registry: a key file with CRLF line ends loads every key, not only its last;
+/// keys without a name are not stored as `path:line`, where two relays whose key files sit at the same path would
+/// overwrite each other's key in the database; a key deleted from `device_key` is refused without a restart.
 @Suite("Relay: device-key files and the registry", .serialized)
 struct RelayKeyFileTests {
     static func write(_ path: String, _ text: String) {

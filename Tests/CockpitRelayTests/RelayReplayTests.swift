@@ -5,7 +5,7 @@ import Glibc
 import Testing
 import CockpitTestSupport
 
-/// Replayed datagrams at the relay (found by the relay reviewer), on the engine itself with the relay's own clock.
+/// Replayed datagrams at the relay, on the engine itself with the relay's own clock.
 @Suite("Relay: replayed datagrams")
 struct RelayReplayTests {
     static func engine() -> RelayEngine {

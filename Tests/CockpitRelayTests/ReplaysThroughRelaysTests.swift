@@ -64,8 +64,8 @@ struct MovedFlight {
 
 @Suite("Two cockpitd replays through two relays on one database", .serialized)
 struct ReplaysThroughRelaysTests {
-    // It used to hang: a paced replay with --traffic-port never exited (its UDP receiver was stopped after the event
-    // loop had shut down); fixed in ReplayRunner, so it runs with the suite.
+    // A paced replay with --traffic-port must exit: ReplayRunner stops its UDP receiver before the event loop shuts
+    // down (the other way round it never exits), so this runs with the suite.
     @Test("Each replay sends to a different relay; each lists the other at the right distance and bearing, via relay")
     func twoReplaysSeeEachOther() throws {
         let postgres = try #require(ThrowawayPostgres(), "PostgreSQL 15 + PostGIS (Scripts/setup.sh installs them)")

@@ -22,7 +22,7 @@ public enum GPSDDecoderAgreement: Equatable, Sendable {
     }
 
     /// The same fix, reals within 4 units in the last place: libgps's `safe_atof` is not correctly rounded (the
-    /// gpsd-decode fuzz target found it one unit off for a 72-digit number, which the decoder now refuses; from C,
+    /// gpsd-decode fuzz target has it one unit off for a 72-digit number, which the decoder refuses; from C,
     /// `1.11111111111111111e71`, of 18 digits, is 1.1111111111111112e71 there, 1.111111111111111e71 correctly rounded);
     /// Swift's parser and `DecimalReal` are. Every other member must be equal, including any added to `GPSFix` later.
     public static func sameFix(_ a: GPSFix, _ b: GPSFix) -> Bool {

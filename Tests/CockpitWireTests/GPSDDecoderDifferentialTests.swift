@@ -173,7 +173,7 @@ struct GPSDDecoderDifferentialTests {
                 "\(counts)")
     }
 
-    /// Edge cases of gpsd's protocol, decoded alike (the empty device was found by the gpsd-decode fuzz target), and
+    /// Edge cases of gpsd's protocol, decoded alike (the empty device is a gpsd-decode fuzz target input), and
     /// one refused only here: a key over libgps's 30 bytes stops libgps's reading, which hands over the members before it.
     @Test(arguments: [
         (#"{"class":"TPV","mode":2,"device":"","lat":1.5,"lon":2.5}"#, Verdict.agree),
@@ -182,18 +182,18 @@ struct GPSDDecoderDifferentialTests {
         (#"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"lat":null,"speed":-0}"#, .agree),
         (#"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"abcdefghijabcdefghijabcdefghij":1}"#, .agree),
         (#"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"abcdefghijabcdefghijabcdefghijk":1}"#, .oursStricter),
-        // An escape beyond ASCII in a device: libgps keeps one byte of it (found by the gpsd-decode fuzz target).
+        // An escape beyond ASCII in a device: libgps keeps one byte of it (a gpsd-decode fuzz target input).
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0009b","lat":1.5,"lon":2.5}"#, .agree),
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u8880b","lat":1.5,"lon":2.5}"#, .oursStricter),
-        // A NUL in a device: libgps's path ends there (its C string), ours refuses the report (found by the gpsd-decode
-        // fuzz target in CI). An escape of fewer than four digits is not JSON: both refuse it at the line check (libgps
+        // A NUL in a device: libgps's path ends there (its C string), ours refuses the report (a gpsd-decode fuzz
+        // target input). An escape of fewer than four digits is not JSON: both refuse it at the line check (libgps
         // alone hands over the mode without the position after it, checked from C).
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0000b","lat":1.5,"lon":2.5}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0000","lat":1.5,"lon":2.5}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"device":"/dev/a\u0","lat":1.5,"lon":2.5}"#, .agree),
         // libgps's safe_atof reads the first 18 digits of a number, leading zeros included, and drops the rest (checked
-        // from C: 0.000000000000000000080 is 0 there); ours refuses a number of more digits than that (found by a
-        // gpsd-decode campaign). 18 digits agree.
+        // from C: 0.000000000000000000080 is 0 there); ours refuses a number of more digits than that (a gpsd-decode
+        // fuzz target input). 18 digits agree.
         (#"{"class":"TPV","mode":2,"lat":1.5,"lon":2.5,"speed":0.000000000000000000080}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"lat":1.5,"lon":1234567890123456789}"#, .oursStricter),
         (#"{"class":"TPV","mode":2,"lat":1.5,"lon":0.00000000000000008}"#, .agree),
@@ -201,8 +201,8 @@ struct GPSDDecoderDifferentialTests {
         (#"{"class":"SKY","satellites":[]}"#, .agree), (#"{"class":"SKY","satellites":[{"PRN":7,"used":true},{}]}"#, .agree), (#"{"class":"SKY","nSat":12,"uSat":3}"#, .agree),
         (#"{"class":"SKY","satellites":[{"PRN":0,"used":true},{"PRN":-3},{"PRN":9,"used":false}]}"#, .agree),
         // A member with an array or object for its value where gpsd writes none: libgps's reading stops there and it
-        // hands over what it read before (checked from C); both refuse it behind the line check. The first was found by
-        // the gpsd-decode fuzz target, when ours read the longitude after a TPV's "satellites".
+        // hands over what it read before (checked from C); both refuse it behind the line check. The first is a
+        // gpsd-decode fuzz target input: ours must not read the longitude after a TPV's "satellites".
         (#"{"class":"TPV","satellites":[],"lon":1}"#, .agree),
         (#"{"class":"TPV","mode":2,"foo":[1],"lat":1.5,"lon":2.5}"#, .agree),
         (#"{"class":"SKY","foo":{},"hdop":1.5,"satellites":[{"PRN":1,"used":true}]}"#, .agree),

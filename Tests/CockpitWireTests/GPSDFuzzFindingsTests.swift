@@ -4,7 +4,7 @@ import CockpitIO
 import CockpitTestSupport
 import CockpitWire
 
-/// Found by the `gpsd-line` fuzz target (docs/fuzzing.md).
+/// Inputs from the `gpsd-line` fuzz target (docs/fuzzing.md).
 @Suite("gpsd lines the fuzzer found")
 struct GPSDFuzzFindingsTests {
     @Test func junkWhereAKeyBelongsIsMalformedNotAHangInLibgps() {
@@ -32,9 +32,10 @@ struct GPSDFuzzFindingsTests {
             }
             #expect(reason.hasSuffix("not in gpsd's shape (\"class\" first and once, plain values, SKY's satellites)"))
         }
-        // Before: a value libgps fails to parse, with "class" after it or again later, spun gps_unpack forever (campaign
-        // of 23 November, 10 s timeout in libgps_json_unpack; confirmed against libgps 3.22 from C). The first line is
-        // the one the fuzzer found (its 0xC3 bytes arrive as U+FFFD); the others are what it minimised to.
+        // A value libgps fails to parse, with "class" after it or again later, spins gps_unpack forever (a 10 s
+        // timeout in libgps_json_unpack under the fuzzer; confirmed against libgps 3.22 from C), so the line check must
+        // refuse it. The first line is the fuzzer's input (its 0xC3 bytes arrive as U+FFFD); the others are what it
+        // minimised to.
         let device = "udp:" + String(repeating: "\u{FFFD}", count: 99) + "//127.0.0.1:29470"
         for line in [#"{"class":"TPV","device":"\#(device)","mode":3,"class":"TPV","device":"udp://127.0.0.1:29470","mode":3,"time":"2018-08-20T09:47:48.000Z","ept":0.005,"lat":52.849976667,"lon":5.313236667,"epx":7.468,"epy":8.884,"epv":20.700,"track":233.9000,"magtrack":232.5000,"magvar":1.4,"speed":41.40,"geoidSep":43.514,"\#u{FFFD}eph":11.400,"sep":20.900}"#,
                      #"{"mode":"x","class":"TPV"}"#, #"{"lat":"x","class":"TPV"}"#, #"{"class":"TPV","mode":"x","class":"TPV"}"#,
@@ -65,11 +66,10 @@ struct GPSDFuzzFindingsTests {
         #expect(fix.latitudeDegrees == 52.850155 && fix.altitudeMSLMeters == -4.0)
     }
 
-    /// The gpsd-decode fuzz target (2026-11-24): a SKY whose satellite has a "class" member and a value libgps fails to
-    /// parse spun libgps 3.22's gps_unpack forever (reproduced from C: killed by a 2 s timeout) — valid JSON, and of the
-    /// shape the line check let through to libgps then. The daemon's decoder no longer calls libgps; the line check
-    /// now also refuses a satellite with a "class", so libgps's decode (the tests' and the bench's reference) is safe
-    /// from it too. Both must come back at once, refusing it.
+    /// A gpsd-decode fuzz target input: a SKY whose satellite has a "class" member and a value libgps fails to parse
+    /// spins libgps 3.22's gps_unpack forever (reproduced from C: killed by a 2 s timeout), though it is valid JSON.
+    /// The daemon's decoder does not call libgps; the line check refuses a satellite with a "class", so libgps's decode
+    /// (the tests' and the bench's reference) is safe from it too. Both must come back at once, refusing it.
     @Test func aSatelliteWithAClassIsMalformedNotAHangInLibgps() throws {
         let found = try LineReader.readAll(path: Fixtures.directory + "/../../Fuzz/Corpus/gpsd-decode/crash-satellite-with-class-spins-libgps")
         let lines = [String(decoding: found, as: UTF8.self),

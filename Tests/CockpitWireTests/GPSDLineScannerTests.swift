@@ -127,7 +127,7 @@ struct GPSDLineScannerTests {
             // A satellite with a "class" (and a value libgps fails on) spun libgps 3.22: the gpsd-decode fuzz target.
             (#"{"class":"SKY","satellites":[{"class":"TPV","PRN":1}]}"#, false),
             (#"{"class":"SKY","satellites":[{"PRN":1,"xclass":"TPV","class0":1}]}"#, true),
-            // Satellites in a TPV: libgps stops reading there (found by the gpsd-decode fuzz target, 2026-11-25).
+            // Satellites in a TPV: libgps stops reading there (a gpsd-decode fuzz target input).
             (#"{"class":"TPV","satellites":[],"lon":1}"#, false),
             (#"{"class":"TPV","satellites":[{"PRN":1}]}"#, false),
             (#"{"class":"WATCH","satellites":[]}"#, false),

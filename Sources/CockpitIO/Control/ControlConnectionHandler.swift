@@ -119,8 +119,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     ///
     /// Backpressure: a request waits while the channel is over its high-water mark (the client has not yet read the
     /// answers before it), and is answered when the client reads (`channelWritabilityChanged`). A client pipelining
-    /// `export` and `flights` used to be cut off as stuck when the export's megabyte filled the socket: the export
-    /// arrived truncated. One that never reads is cut off after `stuckWatcherTimeoutSeconds`, or at once when what it
+    /// `export` and `flights` fills the socket with the export's megabyte; it is not stuck, and cutting it off would
+    /// truncate the export. One that never reads is cut off after `stuckWatcherTimeoutSeconds`, or at once when what it
     /// sends meanwhile passes `maximumRequestBytes`.
     private func handlePending(_ context: ChannelHandlerContext) {
         // Take each line out of `pending` before answering it: answering may close the connection, and a close
@@ -140,7 +140,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             handle(request[...], context: context)
         }
         // A closed connection must not get a new timer: it would hold the handler for 30 s and count an idle client
-        // that had long gone (the black-box campaign's abandoned connections showed up as idle disconnects).
+        // that had long gone (a client that hangs up mid-pipeline would be counted as an idle disconnect).
         if closing || channel == nil { return }
         let waitingForTheReader = !answering && !context.channel.isWritable && pending.contains(0x0A)
         if pending.count > server.limits.maximumRequestBytes {
