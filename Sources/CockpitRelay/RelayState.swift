@@ -1,4 +1,5 @@
 public import CockpitCore
+import CockpitIO
 import Glibc
 
 /// What a relay in memory keeps across a restart (`--state-file`, docs/relay.md, "Device keys"): which key each
@@ -95,32 +96,9 @@ public struct RelayState: Sendable, Equatable {
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
-    /// Writes the file whole or not at all: a temporary file beside it, flushed to the disk, then renamed over it.
+    /// Writes the file whole or not at all (`AtomicFile`); returns why it could not, or nil.
     public func write(to path: String) -> String? {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "cannot create \(temporary): \(String(cString: strerror(errno)))" }
-        let image = encoded()
-        var written = 0
-        while written < image.count {
-            let result = image.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                return "cannot write \(temporary): \(reason)"
-            }
-            written += result
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return "cannot put \(path) in place: \(reason)"
-        }
-        return nil
+        AtomicFile.write(encoded(), to: path, modeBits: 0o600)
     }
 
     /// Whether the file can be written where it is to be (its temporary file is made and removed again).

@@ -44,27 +44,9 @@ enum AirfieldIndexCache {
     /// returns the path, or why it could not.
     static func write(_ index: AirfieldIndex, sourceChecksum: UInt64, directory: String) -> Result<String, Problem> {
         let path = directory + "/" + fileName(sourceChecksum: sourceChecksum)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return .failure(Problem(message: "cannot create \(temporary): \(String(cString: strerror(errno)))")) }
-        let image = index.image(sourceChecksum: sourceChecksum)
-        var written = 0
-        while written < image.count {
-            let result = image.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                return .failure(Problem(message: "cannot write \(temporary): \(reason)"))
-            }
-            written += result
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return .failure(Problem(message: "cannot put \(path) in place: \(String(cString: strerror(errno)))"))
+        if let problem = AtomicFile.write(index.image(sourceChecksum: sourceChecksum), to: path, modeBits: 0o644,
+                                          temporarySuffix: ".tmp-\(getpid())") {
+            return .failure(Problem(message: problem))
         }
         removeOthers(in: directory, keeping: fileName(sourceChecksum: sourceChecksum))
         return .success(path)
