@@ -15,11 +15,18 @@ cd "$(dirname "$0")/.."
 started=$(date +%s)
 logs=.build/test-logs
 mkdir -p "$logs"
+rm -f "$logs/swift-test-issues.txt"
 passed=0
 failed=0
 elapsed() { local s=$(( $(date +%s) - started )); printf '%d min %02d s' $((s / 60)) $((s % 60)); }
 phase() { echo "test: [$(elapsed)] $*"; }
 verdict() {
+  # What failed, again at the very end (CI shows the end of the output): swift test's recorded issues, each with the
+  # lines of its message that follow it.
+  if [ -s "$logs/swift-test-issues.txt" ]; then
+    echo "test: what swift test's failing tests recorded (the whole log: $logs/swift-test.log):"
+    head -n 80 "$logs/swift-test-issues.txt"
+  fi
   echo "test: $passed passed, $failed failed (in $(elapsed))"
   [ "$failed" -eq 0 ] && exit 0 || exit 1
 }
@@ -63,6 +70,7 @@ swift test --skip-build 2>&1 | tee "$logs/swift-test.log"
 status=${PIPESTATUS[0]}
 total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$logs/swift-test.log" | tail -n 1)
 broken=$(grep -E '^.{0,4}Test .* failed after' "$logs/swift-test.log" | grep -vc 'Test run with' || true)
+grep -E -A 6 'recorded an issue' "$logs/swift-test.log" > "$logs/swift-test-issues.txt" || true
 if [ -z "$total" ]; then
   count 0 1 "swift test (no summary: the test process did not finish, exit $status)"
 elif [ "$status" -ne 0 ] && [ "$broken" -eq 0 ]; then
