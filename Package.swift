@@ -153,8 +153,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            // The page itself: HTML, CSS and JavaScript files in Page/, made into static strings of the binary at
+            // build time by the EmbedPage plugin (docs/web.md, "Where the page lives").
+            exclude: ["Page"],
+            swiftSettings: strict,
+            plugins: ["EmbedPage"]
         ),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedPageTool"], path: "Plugins/EmbedPage"),
+        // The plugin's command: runs on the build machine only, never linked into a shipped binary.
+        .executableTarget(name: "EmbedPageTool", path: "Plugins/EmbedPageTool", swiftSettings: strict),
         .executableTarget(
             name: "cockpit-web",
             dependencies: ["CockpitWeb", "CockpitProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],

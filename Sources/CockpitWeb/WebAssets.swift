@@ -1,18 +1,20 @@
 import CockpitProtocol
 
 /// The page: one HTML document, one style sheet, one script, all compiled into the binary (nothing fetched from
-/// anywhere else; the Content-Security-Policy holds the browser to that). Their text is in WebPage+*.swift.
+/// anywhere else; the Content-Security-Policy holds the browser to that). Their text is in the files of Page/, which
+/// the EmbedPage build plugin makes into the static strings of `WebPage`; the script is their four JavaScript files
+/// in the order below, served as one `/app.js`.
 struct WebAssets: Sendable {
     let index: [UInt8]
     let css: [UInt8]
     let script: [UInt8]
 
     init(testScript: Bool) {
-        var html = WebPage.html.replacingOccurrences(of: "{{VERSION}}", with: "cockpit-web \(CockpitVersion.version)")
+        var html = WebPage.indexHTML.replacingOccurrences(of: "{{VERSION}}", with: "cockpit-web \(CockpitVersion.version)")
         html = html.replacingOccurrences(of: "{{TEST}}", with: testScript ? #"<script src="/test.js" defer></script>"# : "")
         index = Array(html.utf8)
-        css = Array(WebPage.css.utf8)
-        script = Array((WebPage.scriptWords + WebPage.scriptCore + WebPage.scriptPages + WebPage.scriptPlan).utf8)
+        css = Array(WebPage.styleCSS.utf8)
+        script = Array(WebPage.script.utf8)
     }
 
     /// Every asset's size: the page weight.
@@ -40,4 +42,12 @@ extension String {
         }
         return result + rest
     }
+}
+
+extension WebPage {
+    /// The page's script: the words first (pure functions the other parts and the tests call), then the event stream,
+    /// tabs and the Now and Box pages, then Traffic, Altitude and Flights, then Where to go, whose last line starts
+    /// the page.
+    static let scriptParts = [wordsJS, coreJS, pagesJS, planJS]
+    static let script = scriptParts.joined()
 }

@@ -5,8 +5,8 @@ import Glibc
 import Testing
 
 /// The words the page shows for a flight state and a height above ground: the page's own word functions
-/// (`WebPage.scriptWords`, as cockpit-web serves them) run in headless Chromium on status sections written here, held
-/// to the state names of docs/flight-state.md and the height rule of docs/web.md. About 2 s.
+/// (Sources/CockpitWeb/Page/words.js, `WebPage.wordsJS` as cockpit-web serves it) run in headless Chromium on status
+/// sections written here, held to the state names of docs/flight-state.md and the height rule of docs/web.md. About 2 s.
 @Suite("cockpit-web: the words the page shows")
 struct WebWordingTests {
     /// Each expression's value as a string, evaluated after the word script in one headless Chromium page (the
@@ -19,7 +19,7 @@ struct WebWordingTests {
         let calls = expressions.map { "()=>(\($0))" }.joined(separator: ",\n")
         let page = """
         <!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out"></pre>
-        <script>\(WebPage.scriptWords)</script>
+        <script>\(WebPage.wordsJS)</script>
         <script>const out=[];for(const f of [\(calls)]){try{out.push(String(f()))}catch(e){out.push('error: '+e)}}
         document.getElementById('out').textContent=JSON.stringify(out).replace(/[\\u007f-\\uffff]/g,c=>'\\\\u'+c.charCodeAt(0).toString(16).padStart(4,'0'));
         </script></body></html>

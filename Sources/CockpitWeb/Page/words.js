@@ -1,18 +1,3 @@
-// The page's script, part 0: the words the page shows for the status's identifiers and heights. Pure functions of
-// one status section each (no DOM), loaded first so that the other parts and Tests/CockpitWebTests can call them.
-//
-// - A flight state is shown as words a pilot reads (`on-ground` → "On the ground"); an identifier the table does not
-//   know yet is still shown as words (hyphens as spaces, a capital first letter), never as the identifier.
-// - Height above ground: on the ground the page says "on the ground", never a number (GPS altitude minus terrain is
-//   off by the GPS's vertical error, so a parked aircraft reads a few feet below or above ground). Off the ground the
-//   number carries the GPS's vertical error (gpsd's `epv`, the status's gps.verticalErrorMeters) as "±N ft"; a
-//   negative height is shown only with that figure. Without it (an IGC replay, a receiver that gives none) a height
-//   below the terrain is shown as "0 ft AGL ±?": the aircraft is not below the ground, and how far above it is not
-//   known. A height measured from the nearest airfield's elevation (no terrain tile) is said as such: "120 ft below
-//   LIPA" is a true statement when flying over a valley, not an error.
-
-extension WebPage {
-    static let scriptWords = #"""
 'use strict';
 const STATE_WORDS={'unknown':'Not known yet','on-ground':'On the ground','taking-off':'Taking off','airborne':'Airborne','landing-roll':'Landing roll'};
 const PROFILE_WORDS={'powered':'Powered','glider':'Glider','hang-glider':'Hang glider','paraglider':'Paraglider'};
@@ -40,6 +25,3 @@ function flightDetail(f,g){if(!f||f.available===false)return (f&&f.reason)||'—
  return parts.filter(x=>x).join(' · ')||'—'}
 function fixWords(g){return words(FIX_WORDS,g&&g.mode||'none')}
 function baroWords(b){return b&&b.status?words(BARO_WORDS,b.status):'no barometer'}
-
-"""#
-}

@@ -1,10 +1,3 @@
-// The page's script, part 3: Where to go. The nearest and best-suitable airfields from the status, and the arrival
-// plan of the chosen one: its runways as cockpit-web drew them (north-up metres, RunwayDiagram), turned by the
-// aircraft's track so that the track is up, the numbers at the thresholds kept upright, the recommended runway for
-// a METAR's wind, the windsock, the frequencies in the daemon's order (tower/CTAF first, then ATIS, then the rest).
-
-extension WebPage {
-    static let scriptPlan = #"""
 function fields(st){const a=st.airfields||{},list=(a.nearest||[]).slice();if(a.best&&!list.some(f=>f.ident===a.best.ident))list.push(a.best);return list}
 function renderWhere(st){const a=st.airfields||{},list=fields(st),g=st.gps||{};
  if(!S.chosen&&list.length)choose((a.best||list[0]).ident);
@@ -45,5 +38,3 @@ function drawPlan(){const p=S.plan,grp=$('plan-rot'),info=$('plan-info');grp.rem
  rows.push(fq);info.replaceChildren(...rows);if(S.status)turnPlan(S.status.gps||{})}
 $('metar-form').onsubmit=e=>{e.preventDefault();S.metar=$('metar').value.trim();const c=S.chosen;S.plan=null;choose(c)};
 route();connect();
-"""#
-}

@@ -1,11 +1,3 @@
-// The page's script, part 1: the event stream, the tabs and theme, and the Now and Box pages. Each snapshot renders
-// the visible page only; `window.cockpit.rendered` (a list of callbacks) is told after every render, which the
-// in-page test script uses to read what was shown. `#page/theme/still` (Scripts/web-screenshots.sh) closes the stream
-// after three snapshots, so that a headless browser's virtual time can run out and take the picture;
-// `#where/theme/still/METAR` fills the METAR field.
-
-extension WebPage {
-    static let scriptCore = #"""
 const $=id=>document.getElementById(id);
 const PAGES=['now','where','traffic','altitude','flights','box'];
 const S={stillCount:0,status:null,link:{connected:false,reason:'starting'},page:'now',chosen:null,plan:null,live:[],metar:''};
@@ -76,6 +68,3 @@ function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.da
 $('theme').onclick=()=>setTheme(document.documentElement.className==='night'?'day':'night');
 try{const t=localStorage.getItem('theme');if(t)setTheme(t)}catch(e){}
 window.addEventListener('hashchange',route);
-
-"""#
-}

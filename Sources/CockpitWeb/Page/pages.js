@@ -1,8 +1,3 @@
-// The page's script, part 2: Traffic (the radar, as `cockpitctl radar` draws it: track-up, the altitude band in the
-// symbol, the difference in hundreds of feet beside it), Altitude (the two graphs) and Flights.
-
-extension WebPage {
-    static let scriptPages = #"""
 const RANGES=[2,5,10,20,40];
 function radarRange(targets){const d=targets.map(t=>t.distanceNauticalMiles).filter(x=>x!=null).sort((a,b)=>a-b).slice(0,3);
  const far=d.length?d[d.length-1]:0;const need=RANGES.find(r=>far<=0.9*r)||RANGES[RANGES.length-1];
@@ -51,6 +46,3 @@ async function loadFlights(){const t=$('flight-list');try{const j=await getJSON(
    h('td',f.maximumGPSAltitudeMSLFeet!=null?num(f.maximumGPSAltitudeMSLFeet)+' ft':f.maximumGPSAltitudeHAEFeet!=null?num(f.maximumGPSAltitudeHAEFeet)+' ft HAE':'—','n'),h('td',num(f.maximumCabinAltitudeFeet)+' ft','n'));
   const c=h('td');for(const x of ['gpx','kml','igc']){const a=h('a',x.toUpperCase());a.href='/flights/'+f.id+'.'+x;a.setAttribute('download','');c.append(a,' ')}r.append(c);return r}));
  if(!list.length)t.append(note('no flights in the log'))}catch(e){t.replaceChildren(note('cannot read the flights: '+e))}}
-
-"""#
-}
