@@ -38,16 +38,20 @@ public struct RadarTarget: Sendable, Equatable {
 
     /// The receivers that heard it, as a pilot names them ("ADS-B+FLARM"); empty for another cockpitd box alone
     /// (the list says "relay" for those that came through the relay).
+    /// ADS-B heard both as SBS and in `aircraft.json` is named once.
     public var sourceLabel: String {
-        sources.compactMap { source -> String? in
-            switch source {
-            case "adsb-sbs": "ADS-B"
+        var labels: [String] = []
+        for source in sources {
+            let label: String? = switch source {
+            case "adsb-sbs", "adsb-json": "ADS-B"
             case "flarm": "FLARM"
             case "ogn": "OGN"
             case "cockpitd": sources.count > 1 ? "box" : nil
             default: source
             }
-        }.joined(separator: "+")
+            if let label, !labels.contains(label) { labels.append(label) }
+        }
+        return labels.joined(separator: "+")
     }
 
     /// Relative altitude band as a pilot reads it: level means within ±500 ft.

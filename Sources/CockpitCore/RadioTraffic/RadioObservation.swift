@@ -1,7 +1,10 @@
 /// A receiver the box reads radio traffic from: a decoder pilots already run (dump1090's SBS-1 stream, a FLARM
-/// device's NMEA, OGN's APRS). The raw value is the source's name in the settings, the recording and the status.
+/// device's NMEA, OGN's APRS, readsb's or dump1090's `aircraft.json`). The raw value is the source's name in the
+/// settings, the recording and the status.
 public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
     case adsbSBS = "adsb-sbs"
+    /// readsb's, dump1090-fa's or dump1090-mutability's `aircraft.json`, polled.
+    case adsbJSON = "adsb-json"
     case flarm
     case ogn
 
@@ -12,10 +15,11 @@ public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable
     /// every few seconds to 20 s on the ground. Longer is a stale picture, shorter drops targets between reports.
     /// A connected source that sent nothing for this long is silent (dump1090 writes a line for every message it
     /// decodes, and with aircraft in range that is many a second; a FLARM device sends every second; an OGN receiver's
-    /// own beacons come at least every few minutes).
+    /// own beacons come at least every few minutes). An `aircraft.json` that no aircraft has changed in for this long
+    /// (the writer stopped, or nothing in range) is silent like an SBS port.
     public var silentAfterSeconds: Double {
         switch self {
-        case .adsbSBS: 60
+        case .adsbSBS, .adsbJSON: 60
         case .flarm: 10
         case .ogn: 300
         }
@@ -23,7 +27,7 @@ public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable
 
     public var staleAfterSeconds: Double {
         switch self {
-        case .adsbSBS: 20
+        case .adsbSBS, .adsbJSON: 20
         case .flarm: 6
         case .ogn: 30
         }
@@ -101,6 +105,13 @@ public struct RadioObservation: Sendable, Equatable {
     /// Parts of the message its decoder could not read and left out (a FLARM name), by reason: counted under the
     /// source's `leftOut`, the rest of the message used.
     public var leftOut: [String] = []
+    /// How long before the event these values were heard: 0 for a stream that sends each message as it is heard
+    /// (SBS, FLARM, OGN); `aircraft.json`'s `seen` (seconds since the aircraft's last message when the file was
+    /// written). The target keeps each value at the time it was heard, and an older value never replaces a newer one.
+    public var heardSecondsAgo = 0.0
+    /// How long before the event the position was heard, when it is not `heardSecondsAgo` (`aircraft.json`'s
+    /// `seen_pos`).
+    public var positionHeardSecondsAgo: Double?
 
     public init(source: RadioSourceKind, address: RadioAddress) {
         self.source = source

@@ -269,18 +269,26 @@ extension RadioTarget {
         return false
     }
 
-    mutating func absorb(_ o: RadioObservation, at: MonotonicInstant, own: GPSFix?) {
+    mutating func absorb(_ o: RadioObservation, at arrived: MonotonicInstant, own: GPSFix?) {
         let s = o.source
-        heardAt[s] = at
+        // Values heard before they arrived (a polled file) keep the time they were heard; a stream's arrive as heard.
+        let at = o.heardSecondsAgo > 0 ? arrived.adding(seconds: -o.heardSecondsAgo) : arrived
+        if heardAt[s].map({ $0 < at }) ?? true { heardAt[s] = at }
         if let latitude = o.latitudeDegrees, let longitude = o.longitudeDegrees {
-            position = Timed(value: Position(latitudeDegrees: latitude, longitudeDegrees: longitude, fromRelative: false), at: at, source: s)
+            let positionAt = o.positionHeardSecondsAgo.map { arrived.adding(seconds: -$0) } ?? at
+            if position.map({ $0.at <= positionAt }) ?? true {
+                position = Timed(value: Position(latitudeDegrees: latitude, longitudeDegrees: longitude, fromRelative: false),
+                                 at: positionAt, source: s)
+            }
         } else if let north = o.relativeNorthMeters, let east = o.relativeEastMeters, let own, own.hasValidPosition,
                   let latitude = own.latitudeDegrees, let longitude = own.longitudeDegrees {
             let placed = RadioGeometry.offset(latitudeDegrees: latitude, longitudeDegrees: longitude, northMeters: north, eastMeters: east)
             position = Timed(value: Position(latitudeDegrees: placed.latitude, longitudeDegrees: placed.longitude, fromRelative: true),
                              at: at, source: s)
         }
-        func set<V>(_ field: inout Timed<V>?, _ value: V?) { if let value { field = Timed(value: value, at: at, source: s) } }
+        func set<V>(_ field: inout Timed<V>?, _ value: V?) {
+            if let value, field.map({ $0.at <= at }) ?? true { field = Timed(value: value, at: at, source: s) }
+        }
         set(&pressureAltitudeFeet, o.pressureAltitudeFeet)
         set(&geometricAltitudeHAEFeet, o.geometricAltitudeHAEFeet)
         set(&gnssAltitudeMSLFeet, o.gnssAltitudeMSLFeet)
