@@ -36,7 +36,7 @@ func storageWriteBytes() -> Int64 {
 func flightLogBenchmark(flight: String, logger: Logger) throws {
     let source = try ReplaySources.open(path: flight)
     let runner = CoreRunner(configuration: source.coreConfiguration,
-                            decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: logger)
+                            decoder: source.makeDecoder(), logger: logger)
     runner.publishesSnapshots = false
     let collector = SnapshotCollector(limit: 3_600)
     runner.add(collector)

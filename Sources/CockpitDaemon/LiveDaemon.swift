@@ -61,7 +61,7 @@ public final class LiveDaemon: Sendable {
         airfieldCheck = airfields.deferredCheck
         let commands = CommandInlet()
         let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
-            configuration: core, airfields: airfields, baroCalibration: nil, handOffPolicy: .dropWhenFull, replayFile: nil,
+            configuration: core, airfields: airfields, handOffPolicy: .dropWhenFull, replayFile: nil,
             commands: commands, recordingDevices: Capabilities.inputDescriptions(settings)), logger: logger)
         runner.flushesRecorderOnTick = true
         // The status is read on this loop, a few times a second at most: made when asked, not copied after every

@@ -88,7 +88,7 @@ public enum ReplayRunner {
             .map(RetimeEnricher.init(firstFixAt:))
         let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
             configuration: configuration, airfields: settings[AirfieldSettings.self].resolvedPath.map { AirfieldService(path: $0) },
-            baroCalibration: source.baroCalibration, handOffPolicy: paced ? .dropWhenFull : .waitWhenFull, replayFile: options.path,
+            decoder: source.makeDecoder(), handOffPolicy: paced ? .dropWhenFull : .waitWhenFull, replayFile: options.path,
             recordingDevices: ["replayOf": .object(["file": .string(options.path), "format": .string(source.format)])]), logger: logger)
         if let retime { runner.enrichers.insert(retime, at: 0) }
         if settings[ReplaySettings.self].fromSecondOfDay != nil && !paced {
@@ -139,18 +139,13 @@ public enum ReplayRunner {
         } catch {
             logger.warning("replay continues without a control socket: \(error)")
         }
-        var receiver: TrafficReceiver?
-        if let port = options.settings[TrafficSettings.self].port {
-            let listening = TrafficReceiver(port: port)
-            do {
-                try listening.start(loop: host.loop) { bytes, from in
-                    host.runner.ingest(TimedInput(time: pacer.outsideInputTime(), input: .datagram(bytes: bytes, from: from)))
-                }
-                receiver = listening
-            } catch {
-                logger.error("traffic: cannot listen on UDP port \(port): \(error); the replay continues without receiving")
-            }
-        }
+        // The sources that take inputs from outside the file (the traffic port), made as live mode makes them; what
+        // they receive is stamped with the replay's time and not counted as live latency.
+        let context = LiveInputContext(loop: host.loop, logger: logger, options: LiveOptions(settings: options.settings),
+                                       clock: { pacer.outsideInputTime() }, apply: { host.runner.ingest($0) },
+                                       currentFix: { host.runner.snapshot.currentFix })
+        let inputs = InputSources.makeLiveInputs(context, pacedReplay: true)
+        for input in inputs { input.start() }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
         let interrupted = Mutex(false)
@@ -181,10 +176,10 @@ public enum ReplayRunner {
         try? done.futureResult.wait()
         // Let watchers see the final state once more before the socket goes away.
         if host.server != nil { try? host.onLoop { host.server?.sendWatchFrames() } }
-        // Close the traffic channel while its event loop still runs: closing it after `host.shutdown()` would wait
+        // Close the inputs' channels while their event loop still runs: closing one after `host.shutdown()` would wait
         // forever on a loop that cannot schedule the close any more, and a paced replay with --traffic-port would
         // never exit.
-        receiver?.stop()
+        for input in inputs { input.stop() }
         host.shutdown()
         if let error = failure.withLock({ $0 }) { throw .paced(error) }
     }

@@ -10,16 +10,16 @@ public protocol EventEnricher: AnyObject {
     func enrich(_ event: inout Event, emit: (Event) -> Void)
 }
 
-/// The one place a runner is put together from the settings, for live mode and every replay alike: the decoder and
-/// its traffic key, the airfield and terrain services, every capability's outputs and the recorder with its header.
+/// The one place a runner is put together from the settings, for live mode and every replay alike: the decoder (every
+/// source's, set up from the settings: `InputSources.configure`), the airfield and terrain services, every capability's outputs and the recorder with its header.
 /// What differs between the modes comes in `Parts`.
 enum RunnerAssembly {
     struct Parts {
         var configuration: CoreConfiguration
         /// The airfield database's service (nil: none configured).
         var airfields: AirfieldService?
-        /// The BMP280 calibration a recording's header carries (live mode reads it from the sensor).
-        var baroCalibration: BMP280Calibration?
+        /// The decoder the run starts with: a replay's carries the state its file recorded (`ReplaySource.makeDecoder`).
+        var decoder = InputDecoder()
         var handOffPolicy: HandOffPolicy
         var replayFile: String?
         var commands = CommandInlet()
@@ -30,9 +30,11 @@ enum RunnerAssembly {
     static func makeRunner(settings: Settings, parts: Parts, logger: Logger) throws(ReplayError) -> CoreRunner {
         var configuration = parts.configuration
         configuration.airfieldsUnavailableReason = parts.airfields?.openError
-        let runner = CoreRunner(configuration: configuration, decoder: InputDecoder(baroCalibration: parts.baroCalibration), logger: logger)
+        var decoder = parts.decoder
+        let runner: CoreRunner
         do {
-            runner.decoder.trafficAuthenticator = try settings[TrafficSettings.self].key().flatMap(TrafficAuthenticator.init(keyBytes:))
+            try InputSources.configure(&decoder, settings)
+            runner = CoreRunner(configuration: configuration, decoder: decoder, logger: logger)
             let context = OutputContext(settings: settings, logger: logger, handOffPolicy: parts.handOffPolicy,
                                         replayFile: parts.replayFile, commands: parts.commands)
             for output in try Capabilities.makeOutputs(context) { runner.add(output) }
@@ -56,8 +58,8 @@ enum RunnerAssembly {
         let recording = settings[RecordingSettings.self]
         let continuing = parts.replayFile == nil ? "daemon" : "replay"
         if let path = recording.path {
-            let header = RecordingFormat.Header(softwareVersion: CockpitVersion.full, devices: parts.recordingDevices,
-                                                baroCalibration: parts.baroCalibration, core: configuration,
+            let header = RecordingFormat.Header(softwareVersion: CockpitVersion.full,
+                                                devices: decoder.recordedState(addedTo: parts.recordingDevices), core: configuration,
                                                 settings: SettingsSchema.recordedValues(settings))
             do {
                 runner.recorder = try Recorder(path: path, header: header, sizeLimitBytes: recording.limitBytes) { reason in

@@ -19,15 +19,12 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [
+    /// Every target: the inputs' own (one per source of `WireSources.all`, `SourceFuzz`), then the other surfaces.
+    public static let all: [FuzzTarget] = SourceFuzz.targets + [
         FuzzTarget(name: "control-connection", summary: "control socket handler on NIO's embedded channel (chunks, close, stuck reader, timers)",
                    run: ControlFuzz.connection),
         FuzzTarget(name: "control-request", summary: "control request line parsing and every request's arguments",
                    run: ControlFuzz.request),
-        FuzzTarget(name: "traffic-datagram", summary: "traffic datagram check and decode (reports, relay replies v1/v2, tags) into the core",
-                   maximumInputBytes: 600, run: InputFuzz.trafficDatagram),
-        FuzzTarget(name: "gpsd-line", summary: "gpsd line framer, the report decoder and the mapping to fixes, into the core",
-                   maximumInputBytes: 16384, run: InputFuzz.gpsdStream),
         FuzzTarget(name: "gpsd-decode", summary: "the daemon's gpsd decoder against libgps's gps_unpack: never laxer, the same values",
                    maximumInputBytes: 2048, run: GPSDDecodeFuzz.line),
         FuzzTarget(name: "replay-file", summary: "replay file detection, recording reader, IGC and gpspipe sources, decoded into the core",
@@ -40,14 +37,6 @@ public enum FuzzTargets {
                    maximumInputBytes: 16384, run: TextFuzz.ourAirports),
         FuzzTarget(name: "airfield-index", summary: "stored airfield index (database blob) and the mapped cache image: checks, queries, round trip",
                    run: AirfieldIndexFuzz.index),
-        FuzzTarget(name: "bmp280", summary: "BMP280 calibration check and compensation from raw register bytes",
-                   maximumInputBytes: 64, run: InputFuzz.bmp280),
-        FuzzTarget(name: "sbs-line", summary: "SBS-1 (BaseStation) lines from dump1090/readsb, decoded and merged per aircraft",
-                   maximumInputBytes: 8192, run: RadioFuzz.sbsLines),
-        FuzzTarget(name: "flarm-nmea", summary: "FLARM data-port NMEA lines: checksum, PFLAU, PFLAA, PFLAE, PFLAV",
-                   maximumInputBytes: 8192, run: RadioFuzz.flarmNMEA),
-        FuzzTarget(name: "ogn-aprs", summary: "OGN APRS lines: aircraft beacons (position, id flags) and what is not one",
-                   maximumInputBytes: 8192, run: RadioFuzz.ognAPRS),
         FuzzTarget(name: "web-request", summary: "cockpit-web: request routing and query decoding, event framing, the runway drawing",
                    maximumInputBytes: 8192, run: WebFuzz.request),
     ]

@@ -17,7 +17,7 @@ enum InputFuzz {
         let mode = input.byte()
         var datagram = input.rest
         var decoder = InputDecoder()
-        if mode & 0x01 != 0 { decoder.trafficAuthenticator = authenticator }
+        if mode & 0x01 != 0 { decoder.update(TrafficWireDecoder.self) { $0.authenticator = authenticator } }
         if mode & 0x02 != 0, let authenticator { datagram += authenticator.tag(datagram) }
         let event = decoder.decode(.datagram(bytes: datagram, from: "192.0.2.1:4000"))
         if mode & 0x04 != 0 {
@@ -60,7 +60,7 @@ enum InputFuzz {
         var decoder = InputDecoder()
         var core = mode & 0x02 != 0 ? CoreProbe() : nil
         if mode & 0x01 != 0 {
-            decoder.baroCalibration = try? BMP280Calibration(registerBytes: registers)
+            decoder.update(BaroWireDecoder.self) { $0.calibration = try? BMP280Calibration(registerBytes: registers) }
         } else {
             core?.feed(decoder.decode(.baroCalibration(registerBytes: registers)))
         }
@@ -94,7 +94,7 @@ enum InputFuzz {
         var settings = Settings(mode: .replay)
         _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
         let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-                                decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: silentLogger)
+                                decoder: source.makeDecoder(), logger: silentLogger)
         var count = 0
         while count < 20_000, let timed = try? source.next() {
             count += 1

@@ -4,7 +4,7 @@ public import CockpitCore
 /// stores, so that replay runs every decoding and compensation step again through the same code.
 public enum RawInput: Sendable, Equatable {
     /// One line of a line-oriented source, verbatim as it arrived (its terminator stripped): gpsd's JSON reports
-    /// (`source` "gpsd"), and every source registered in `WireSources.lineSources`, decoded by that source's decoder.
+    /// (`source` "gpsd"), and every line source of `WireSources.all`, decoded by that source's decoder.
     case line(source: String, text: String)
     /// A line source's connection came or went (its adapter says so; the decoder turns it into the core's event).
     case lineSourceLink(source: String, LineSourceLink)
@@ -12,7 +12,7 @@ public enum RawInput: Sendable, Equatable {
     case gpsFix(GPSFix)
     case gpsSource(GPSSourceEvent)
     /// A raw record of a source whose input is not lines of text (the barometer's `BaroRecord`, the traffic port's
-    /// `TrafficDatagram`), decoded by that source's decoder in `WireSources.recordSources`.
+    /// `TrafficDatagram`), decoded by that source's decoder (`WireSources.all`).
     case record(SourceRecord)
     case command(Command)
     /// Traffic callouts silenced for this long (`cockpitctl alerts mute traffic 5m`, the button held); 0 lifts it.
@@ -47,18 +47,6 @@ extension RawInput {
         guard case .record(let wrapped) = self else { return nil }
         return wrapped.record as? R
     }
-
-    /// A BMP280 burst read: 20-bit raw ADC words.
-    public static func baroADC(adcT: Int32, adcP: Int32) -> RawInput { .record(BaroRecord.adc(adcT: adcT, adcP: adcP)) }
-    /// The 24 calibration bytes (0x88…0x9F) read when a BMP280 was (re)probed.
-    public static func baroCalibration(registerBytes: [UInt8]) -> RawInput { .record(BaroRecord.calibration(registerBytes: registerBytes)) }
-    /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
-    public static func baroPressure(pressurePascals: Double, temperatureCelsius: Double?) -> RawInput {
-        .record(BaroRecord.pressure(pressurePascals: pressurePascals, temperatureCelsius: temperatureCelsius))
-    }
-    public static func baroSource(_ event: BaroSourceEvent) -> RawInput { .record(BaroRecord.source(event)) }
-    /// A received UDP datagram on the traffic port.
-    public static func datagram(bytes: [UInt8], from: String) -> RawInput { .record(TrafficDatagram(bytes: bytes, from: from)) }
 }
 
 /// A raw input with the monotonic time it arrived.

@@ -116,7 +116,7 @@ struct FLARMRecordReplayTests {
         var settings = Settings(mode: .replay)
         _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
         let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-                                decoder: InputDecoder(baroCalibration: source.baroCalibration), logger: quietLogger)
+                                decoder: source.makeDecoder(), logger: quietLogger)
         runner.publishesSnapshots = false
         while let timed = try source.next(), timed.time <= liveAt { runner.ingest(timed) }
         runner.advanceClock(to: liveAt)

@@ -33,7 +33,7 @@ struct GlideReplayTests {
         try settings.give("profile", "glider")
         let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
             configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-            airfields: AirfieldService(path: PanelWidthTests.database), baroCalibration: source.baroCalibration,
+            airfields: AirfieldService(path: PanelWidthTests.database), decoder: source.makeDecoder(),
             handOffPolicy: .waitWhenFull, replayFile: path, recordingDevices: [:]), logger: quietLogger)
         runner.publishesSnapshots = false
         var minutes: [Minute] = []

@@ -39,7 +39,7 @@ struct PanelWidthTests {
         try settings.give("profile", "glider")
         let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
             configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-            airfields: AirfieldService(path: Self.database), baroCalibration: source.baroCalibration,
+            airfields: AirfieldService(path: Self.database), decoder: source.makeDecoder(),
             handOffPolicy: .waitWhenFull, replayFile: path, recordingDevices: [:]), logger: quietLogger)
         runner.publishesSnapshots = false
         let info = DaemonInfo(mode: .replay(file: path, format: source.format, speed: 60), startedAt: .zero)

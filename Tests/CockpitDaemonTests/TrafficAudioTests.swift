@@ -21,7 +21,7 @@ struct TrafficAudioTests {
     /// flying south at 100 kt: 102.9 m/s closing, A 7.8 s to closest approach (warning), B 18.5 s (advisory).
     static func recording() throws -> String {
         let path = temporaryPath(".rec")
-        var lines = [RecordingFormat.encodeHeader(RecordingFormat.Header(softwareVersion: "test", devices: JSONObject(), baroCalibration: nil,
+        var lines = [RecordingFormat.encodeHeader(RecordingFormat.Header(softwareVersion: "test", devices: JSONObject(),
                                                                          core: CoreConfiguration()))]
         let start = UTCInstant(year: 2026, month: 11, day: 27, hour: 12)
         let speed = UnitConversions.metersPerSecond(fromKnots: 100)

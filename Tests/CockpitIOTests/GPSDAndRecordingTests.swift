@@ -161,10 +161,18 @@ struct RecordingTests {
         let calibration = try BMP280Calibration(registerBytes: Hex.decode("706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017")!)
         var core = CoreConfiguration()
         core.gpsStaleAfterSeconds = 12
-        let header = RecordingFormat.Header(softwareVersion: "cockpitd test", devices: ["gps": .object(["source": .string("gpsd")])],
-                                            baroCalibration: calibration, core: core)
-        let decoded = try RecordingFormat.decodeHeader(RecordingFormat.encodeHeader(header))
-        #expect(decoded.baroCalibration == calibration)
+        var decoder = InputDecoder()
+        decoder.update(BaroWireDecoder.self) { $0.calibration = calibration }
+        let devices = decoder.recordedState(addedTo: ["gps": .object(["source": .string("gpsd")]), "baro": .object(["source": .string("i2c")])])
+        let header = RecordingFormat.Header(softwareVersion: "cockpitd test", devices: devices, core: core)
+        let text = RecordingFormat.encodeHeader(header)
+        // On disk as before: the calibration's 24 register bytes in hex beside the barometer's description.
+        #expect(text.contains(#""baro":{"source":"i2c","calibrationHex":"706b436718fc7d8e43d6d00b270b8c00f9ff8c3cf8c67017"}"#))
+        let decoded = try RecordingFormat.decodeHeader(text)
+        #expect(try InputDecoder(recordedState: decoded.devices).decoder(BaroWireDecoder.self)?.calibration == calibration)
+        #expect(throws: RecordingFormat.Failure.badLine(line: 1, reason: "bad baro calibrationHex")) {
+            try RecordingFormat.decodeHeader(#"{"format":"cockpitd-recording","formatVersion":2,"devices":{"baro":{"calibrationHex":"70"}}}"#)
+        }
         #expect(decoded.core.gpsStaleAfterSeconds == 12)
         #expect(throws: RecordingFormat.Failure.unsupportedVersion(99)) {
             try RecordingFormat.decodeHeader(#"{"format":"cockpitd-recording","formatVersion":99}"#)
@@ -172,7 +180,7 @@ struct RecordingTests {
     }
 
     static func header() -> RecordingFormat.Header {
-        RecordingFormat.Header(softwareVersion: "test", devices: JSONObject(), baroCalibration: nil, core: CoreConfiguration())
+        RecordingFormat.Header(softwareVersion: "test", devices: JSONObject(), core: CoreConfiguration())
     }
 
     @Test func aFullDiskAtStartFailsClearly() throws {

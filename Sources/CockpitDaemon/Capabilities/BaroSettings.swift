@@ -44,13 +44,4 @@ public struct BaroSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         if mode == .run { core.sources.baro = backend != "none" }
     }
-
-    /// The BMP280 is read on a thread of its own (I2C or IIO reads block), every `baroReadIntervalSeconds`.
-    public func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput] {
-        guard let backend = sourceBackend else { return [] }
-        return [BaroSource(backend: backend, readIntervalSeconds: context.options.baroReadIntervalSeconds,
-                           makeBus: context.options.i2cBusFactory, submit: { context.submit($0) })]
-    }
-
-    public func describeInputs() -> JSONObject { ["baro": .object(["source": .string(sourceBackend?.description ?? "none")])] }
 }

@@ -22,14 +22,4 @@ public struct GPSSettings: SettingsGroup {
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         if mode == .run { core.sources.gps = gpsd != nil }
     }
-
-    /// gpsd's report lines are read and applied on the loop itself (no hand-off per line; docs/performance.md).
-    public func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput] {
-        let host = context.host
-        return gpsd.map { [GPSDSource(endpoint: $0, loop: host.loop) { host.ingestLive($0) }] } ?? []
-    }
-
-    public func describeInputs() -> JSONObject {
-        ["gps": gpsd.map { .object(["source": .string("gpsd"), "endpoint": .string($0.description)]) } ?? .object(["source": .string("none")])]
-    }
 }

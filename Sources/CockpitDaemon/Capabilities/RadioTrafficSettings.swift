@@ -108,43 +108,6 @@ public struct RadioTrafficSettings: SettingsGroup {
         }
         core.radioTraffic.ownshipAddresses = Set(ownshipAddresses)
     }
-
-    public func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput] {
-        let host = context.host
-        var inputs: [any LiveInput] = []
-        if let adsbSBS {
-            // dump1090 writes each SBS line in a segment of its own; the picture is made once a second: read ten times a second.
-            inputs.append(TCPLineSource(source: RadioSourceKind.adsbSBS.rawValue, endpoint: adsbSBS, maximumLineBytes: 512,
-                                        readIntervalSeconds: Self.sbsReadIntervalSeconds, loop: host.loop) { host.ingestLive($0) })
-        }
-        switch flarmDevice {
-        case .serial(let path)?:
-            inputs.append(SerialLineSource(source: RadioSourceKind.flarm.rawValue, path: path, baudRate: flarmBaudRate,
-                                           maximumLineBytes: 120, loop: host.loop) { host.ingestLive($0) })
-        case .tcp(let endpoint)?:
-            inputs.append(TCPLineSource(source: RadioSourceKind.flarm.rawValue, endpoint: endpoint, maximumLineBytes: 120,
-                                        loop: host.loop) { host.ingestLive($0) })
-        case nil: break
-        }
-        if let ognAPRS {
-            inputs.append(TCPLineSource(source: RadioSourceKind.ogn.rawValue, endpoint: ognAPRS, maximumLineBytes: OGNDecoder.maximumLineBytes,
-                                        loop: host.loop) { host.ingestLive($0) })
-        }
-        if let input = makeAPRSISInput(host: host) { inputs.append(input) }
-        return inputs
-    }
-
-    public func describeInputs() -> JSONObject {
-        var devices = JSONObject()
-        if let adsbSBS { devices["adsb"] = .object(["source": .string("dump1090 SBS-1"), "endpoint": .string(adsbSBS.description)]) }
-        if let flarmDevice {
-            devices["flarm"] = .object(["source": .string("FLARM data port"), "device": .string(flarmDevice.description),
-                                        "baudRate": .integer(Int64(flarmBaudRate))])
-        }
-        if let ognAPRS { devices["ogn"] = .object(["source": .string("OGN APRS"), "endpoint": .string(ognAPRS.description)]) }
-        if let ognAPRSIS { devices["ogn"] = .object(["source": .string("OGN APRS-IS"), "endpoint": .string(ognAPRSIS.description)]) }
-        return devices
-    }
 }
 
 private extension Substring {

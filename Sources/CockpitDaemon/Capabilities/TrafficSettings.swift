@@ -77,11 +77,6 @@ public struct TrafficSettings: SettingsGroup {
         core.traffic.listening = port != nil
     }
 
-    /// Reports from other aircraft and the relays' replies, on the traffic port (the sender sends from it too: NAT).
-    public func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput] {
-        port.map { [TrafficReceiverInput(port: $0, host: context.host)] } ?? []
-    }
-
     public func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput] {
         guard !destinations.isEmpty else { return [] }
         let authenticator = try key().flatMap(TrafficAuthenticator.init(keyBytes:))

@@ -43,10 +43,6 @@ public protocol SettingsGroup: Sendable {
     func configure(_ core: inout CoreConfiguration, mode: RunMode)
     /// This capability's outputs of the runner (default: none).
     func makeOutputs(_ context: OutputContext) throws(SettingError) -> [any RunnerOutput]
-    /// This capability's live inputs: its adapters to gpsd, a sensor, a socket (default: none).
-    func makeLiveInputs(_ context: LiveInputContext) -> [any LiveInput]
-    /// What a live recording's header says of this capability's inputs, under `devices` (default: nothing).
-    func describeInputs() -> JSONObject
     /// This capability's control requests (default: none).
     static var requests: [RequestHandler] { get }
 }

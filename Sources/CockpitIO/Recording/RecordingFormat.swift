@@ -11,9 +11,9 @@ public enum RecordingFormat {
 
     public struct Header: Sendable, Equatable {
         public var softwareVersion: String
-        /// Free-form device descriptions, e.g. {"gps": {"source": "gpsd", ...}, "baro": {...}}.
+        /// Free-form device descriptions, e.g. {"gps": {"source": "gpsd", ...}, "baro": {...}}, with each source's
+        /// recorded decoder state in its member (`InputDecoder.recordedState(addedTo:)`: the barometer's calibration).
         public var devices: JSONObject
-        public var baroCalibration: BMP280Calibration?
         /// The core's timing (staleness, tick interval); what the settings decide is in `settings`.
         public var core: CoreConfiguration
         /// Every setting that changes the core's decisions, key and text, as each settings group declares it.
@@ -24,11 +24,9 @@ public enum RecordingFormat {
         /// so its traffic reports are the flight's own, byte for byte.
         public var trafficIdentifierSeed: UInt64?
 
-        public init(softwareVersion: String, devices: JSONObject, baroCalibration: BMP280Calibration?,
-                    core: CoreConfiguration, settings: JSONObject = JSONObject()) {
+        public init(softwareVersion: String, devices: JSONObject, core: CoreConfiguration, settings: JSONObject = JSONObject()) {
             self.softwareVersion = softwareVersion
             self.devices = devices
-            self.baroCalibration = baroCalibration
             self.core = core
             self.settings = settings
             formatVersion = RecordingFormat.formatVersion
@@ -52,16 +50,12 @@ public enum RecordingFormat {
     // MARK: header
 
     public static func encodeHeader(_ header: Header) -> String {
-        var baro = header.devices["baro"]?.objectValue ?? JSONObject()
-        if let calibration = header.baroCalibration { baro["calibrationHex"] = .string(Hex.encode(calibration.registerBytes)) }
-        var devices = header.devices
-        if !baro.members.isEmpty { devices["baro"] = .object(baro) }
         let object: JSONObject = [
             "format": .string(formatName),
             "formatVersion": .integer(formatVersion),
             "software": .string(header.softwareVersion),
             "timeUnit": .string("monotonic nanoseconds"),
-            "devices": .object(devices),
+            "devices": .object(header.devices),
             "core": .object([
                 "gpsStaleAfterSeconds": .number(header.core.gpsStaleAfterSeconds),
                 "baroStaleAfterSeconds": .number(header.core.baroStaleAfterSeconds),
@@ -90,15 +84,10 @@ public enum RecordingFormat {
             seed = object["trafficIdentifierSeed"]?.stringValue.flatMap { UInt64($0, radix: 16) }
         }
         let devices = value["devices"]?.objectValue ?? JSONObject()
-        var calibration: BMP280Calibration?
-        if let hex = devices["baro"]?["calibrationHex"]?.stringValue {
-            guard let bytes = Hex.decode(hex), let decoded = try? BMP280Calibration(registerBytes: bytes) else {
-                throw .badLine(line: 1, reason: "bad baro calibrationHex")
-            }
-            calibration = decoded
-        }
+        // Every source's recorded state must be readable by its decoder (the replay takes it back: `makeDecoder`).
+        do { _ = try InputDecoder(recordedState: devices) } catch { throw .badLine(line: 1, reason: error.reason) }
         var header = Header(softwareVersion: value["software"]?.stringValue ?? "unknown", devices: devices,
-                            baroCalibration: calibration, core: core, settings: settings)
+                            core: core, settings: settings)
         header.formatVersion = version
         header.trafficIdentifierSeed = seed
         return header
@@ -210,7 +199,7 @@ public enum RecordingFormat {
             }
             input = .muteTraffic(seconds: seconds)
         default:
-            // A record source's kind (`WireSources.recordSources`): the source reads its own fields.
+            // A record source's kind (`WireSources.all`): the source reads its own fields.
             guard let type = WireSources.recordType(forKind: kind) else {
                 throw .badLine(line: lineNumber, reason: "unknown kind \"\(kind)\"")
             }

@@ -8,7 +8,8 @@ public protocol ReplaySource: AnyObject {
     var format: String { get }
     /// Core settings appropriate to the source (a recording's own, or ones fitted to an IGC fix interval).
     var coreConfiguration: CoreConfiguration { get }
-    var baroCalibration: BMP280Calibration? { get }
+    /// The sources' decoder state the file carries (a recording's header `devices`; none for other formats).
+    var recordedSourceState: JSONObject { get }
     /// Lines that could not be read (counted, never fatal).
     var skippedLines: Int { get }
     var lastSkipReason: String? { get }
@@ -20,6 +21,13 @@ public protocol ReplaySource: AnyObject {
 
 extension ReplaySource {
     public var endTime: MonotonicInstant? { nil }
+    public var recordedSourceState: JSONObject { JSONObject() }
+
+    /// The decoder a replay of this file starts with: every source's decoder with the state the file carries (checked
+    /// when the header was read, so it is taken back whole here).
+    public func makeDecoder() -> InputDecoder {
+        (try? InputDecoder(recordedState: recordedSourceState)) ?? InputDecoder()
+    }
 }
 
 public enum ReplaySourceError: Error, CustomStringConvertible {
@@ -93,7 +101,6 @@ public final class IGCSource: ReplaySource {
     public let flight: IGCFlight
     private var index = 0
     public let format = "igc"
-    public var baroCalibration: BMP280Calibration? { nil }
     public var skippedLines: Int { flight.skippedLines }
     public var lastSkipReason: String? { flight.skippedLines > 0 ? "malformed B record" : nil }
 
@@ -142,7 +149,7 @@ public final class RecordingSource: ReplaySource {
     }
 
     public var coreConfiguration: CoreConfiguration { header.core }
-    public var baroCalibration: BMP280Calibration? { header.baroCalibration }
+    public var recordedSourceState: JSONObject { header.devices }
 
     public func next() throws(SystemError) -> TimedInput? {
         while let line = try reader.next() {
@@ -172,7 +179,6 @@ public final class GpspipeSource: ReplaySource {
     private let reader: LineReader
     public let format = "gpspipe"
     public var coreConfiguration: CoreConfiguration { CoreConfiguration() }
-    public var baroCalibration: BMP280Calibration? { nil }
     public private(set) var skippedLines = 0
     public private(set) var lastSkipReason: String?
     private var monotonic = MonotonicInstant.zero

@@ -1,5 +1,15 @@
 public import CockpitCore
 
+/// The cabin barometer (docs/baro.md): a BMP280 on I2C, the kernel's IIO driver, or an IGC file's pressure altitude.
+/// Its calibration is the decoder's own state: read from the sensor as a `baro.calibration` record, and kept in a
+/// recording's header (`devices.baro.calibrationHex`) for the samples before the first such record.
+public enum BaroDescriptor: SourceDescriptor {
+    public typealias Decoder = BaroWireDecoder
+    public static let coreKind = CoreSourceKind.baro
+    public static let label = "cabin barometer"
+    public static let fuzzTarget = "bmp280"
+}
+
 /// The barometer's raw records: what the BMP280 adapter (or the kernel's IIO driver, or an IGC file's pressure
 /// altitude) handed the core, before compensation, so that replay runs the datasheet compensation again.
 public enum BaroRecord: WireRecord {
@@ -71,6 +81,19 @@ public struct BaroWireDecoder: WireRecordDecoder {
     public init() {}
     public init(calibration: BMP280Calibration?) { self.calibration = calibration }
 
+    /// The calibration in use, as a recording's header keeps it: the 24 register bytes in hex.
+    public var recordedState: JSONObject? {
+        calibration.map { ["calibrationHex": .string(Hex.encode($0.registerBytes))] }
+    }
+
+    /// A header's calibration is taken as recorded (unchecked, as it was when the recording was made).
+    public mutating func restore(recordedState: JSONObject) throws(WireRecordError) {
+        guard let value = recordedState["calibrationHex"] else { return }
+        guard let hex = value.stringValue, let bytes = Hex.decode(hex),
+              let decoded = try? BMP280Calibration(registerBytes: bytes) else { throw WireRecordError("bad baro calibrationHex") }
+        calibration = decoded
+    }
+
     public mutating func decode(_ record: BaroRecord) -> Event? {
         switch record {
         case .adc(let adcT, let adcP):
@@ -95,4 +118,16 @@ public struct BaroWireDecoder: WireRecordDecoder {
             return .baroSource(event)
         }
     }
+}
+
+extension RawInput {
+    /// A BMP280 burst read: 20-bit raw ADC words.
+    public static func baroADC(adcT: Int32, adcP: Int32) -> RawInput { .record(BaroRecord.adc(adcT: adcT, adcP: adcP)) }
+    /// The 24 calibration bytes (0x88…0x9F) read when a BMP280 was (re)probed.
+    public static func baroCalibration(registerBytes: [UInt8]) -> RawInput { .record(BaroRecord.calibration(registerBytes: registerBytes)) }
+    /// A pressure from a source that compensates itself (kernel IIO) or from an IGC pressure altitude.
+    public static func baroPressure(pressurePascals: Double, temperatureCelsius: Double?) -> RawInput {
+        .record(BaroRecord.pressure(pressurePascals: pressurePascals, temperatureCelsius: temperatureCelsius))
+    }
+    public static func baroSource(_ event: BaroSourceEvent) -> RawInput { .record(BaroRecord.source(event)) }
 }

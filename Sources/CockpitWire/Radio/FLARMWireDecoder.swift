@@ -1,5 +1,12 @@
 public import CockpitCore
 
+/// A FLARM device's data port, on a serial line or TCP (docs/radio-traffic.md).
+public enum FLARMDescriptor: SourceDescriptor {
+    public typealias Decoder = FLARMWireDecoder
+    public static let label = "FLARM data port"
+    public static let fuzzTarget = "flarm-nmea"
+}
+
 /// A FLARM device's data port (`flarm-device`: PowerFLARM, SoftRF, an OGN tracker on a serial line or TCP) as a line
 /// source: each `$PFLAA` is what the device says of one target — its position relative to the own aircraft, its
 /// vertical distance, and the device's own alarm level, kept as given. The device's heartbeat (`$PFLAU`), versions,

@@ -1,5 +1,20 @@
 public import CockpitCore
 
+/// An OGN receiver's APRS output (ogn-decode, port 50001; docs/radio-traffic.md).
+public enum OGNDescriptor: SourceDescriptor {
+    public typealias Decoder = OGNWireDecoder
+    public static let label = "OGN APRS"
+    public static let fuzzTarget = "ogn-aprs"
+}
+
+/// OGN's APRS-IS servers over the internet (docs/radio-traffic.md): the same beacons and decoder as an own OGN
+/// receiver, its lines recorded as `ogn`; only the live adapter (the login with its range filter) differs.
+public enum OGNAPRSISDescriptor: SourceDescriptor {
+    public typealias Decoder = OGNWireDecoder
+    public static let label = "OGN APRS-IS"
+    public static let fuzzTarget = "ogn-aprs"
+}
+
 /// OGN's APRS feed (`ogn-aprs HOST:PORT`: a local OGN receiver's ogn-decode on port 50001) as a line source: each
 /// aircraft beacon is what the receiver heard of one FLARM or OGN tracker — its position, course, speed, GNSS altitude
 /// above mean sea level, climb, and its identity's stealth and no-track bits. Receiver beacons, status lines and

@@ -1,5 +1,12 @@
 public import CockpitCore
 
+/// dump1090's or readsb's SBS-1 (BaseStation) output (docs/radio-traffic.md): ADS-B traffic.
+public enum SBSDescriptor: SourceDescriptor {
+    public typealias Decoder = SBSWireDecoder
+    public static let label = "dump1090 SBS-1"
+    public static let fuzzTarget = "sbs-line"
+}
+
 /// dump1090's (or readsb's) SBS-1 stream as a line source (`adsb-sbs`): each `MSG` line decoded by `SBSDecoder` into
 /// what it says of one aircraft; the other BaseStation lines (keep-alives, `AIR`, `ID`, `STA`, `CLK`) are well formed
 /// and say nothing of an aircraft's state; a line the decoder refuses is counted by its reason.

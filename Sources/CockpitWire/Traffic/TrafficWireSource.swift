@@ -1,5 +1,14 @@
 public import CockpitCore
 
+/// The traffic port (docs/traffic-packet.md): compact reports of other aircraft and the relays' replies, one UDP
+/// datagram each. The fleet's key is its decoder's (`TrafficWireDecoder.authenticator`), set from the settings.
+public enum TrafficPortDescriptor: SourceDescriptor {
+    public typealias Decoder = TrafficWireDecoder
+    public static let coreKind = CoreSourceKind.trafficPort
+    public static let label = "traffic port"
+    public static let fuzzTarget = "traffic-datagram"
+}
+
 /// The traffic port's raw record: one UDP datagram as it arrived, with its sender.
 public struct TrafficDatagram: WireRecord {
     public static let source = "traffic"
@@ -30,4 +39,9 @@ public struct TrafficWireDecoder: WireRecordDecoder {
     public init(authenticator: TrafficAuthenticator?) { self.authenticator = authenticator }
 
     public func decode(_ record: TrafficDatagram) -> Event? { TrafficDatagramCheck.check(record.bytes, authenticator: authenticator) }
+}
+
+extension RawInput {
+    /// A received UDP datagram on the traffic port.
+    public static func datagram(bytes: [UInt8], from: String) -> RawInput { .record(TrafficDatagram(bytes: bytes, from: from)) }
 }

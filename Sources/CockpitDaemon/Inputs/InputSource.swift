@@ -1,0 +1,62 @@
+public import CockpitCore
+import CockpitIO
+public import CockpitWire
+
+/// The daemon's half of a source's descriptor (`SourceDescriptor`), in an extension of the same type beside its live
+/// adapter: the settings group its options are in, the live adapters those settings ask for, what a recording's header
+/// says of it, and how the settings set up its decoder (live and in replay alike).
+public protocol InputSource: SourceDescriptor {
+    associatedtype Group: SettingsGroup
+    /// The live adapters these settings ask for (none when the source is not configured).
+    static func makeLiveInputs(_ settings: Group, _ context: LiveInputContext) -> [any LiveInput]
+    /// What a live recording's header says of the source, under `devices` (default: nothing).
+    static func describe(_ settings: Group) -> JSONObject
+    /// Sets up the decoder from the settings (the traffic port's key; default: nothing). An error stops the run.
+    static func configure(_ decoder: inout Decoder, _ settings: Group) throws(SettingError)
+    /// True when a paced replay also runs the source's live adapter (inputs from outside the file: the traffic port).
+    static var joinsPacedReplay: Bool { get }
+}
+
+extension InputSource {
+    public static func describe(_ settings: Group) -> JSONObject { JSONObject() }
+    public static func configure(_ decoder: inout Decoder, _ settings: Group) throws(SettingError) {}
+    public static var joinsPacedReplay: Bool { false }
+}
+
+/// The daemon's view of `WireSources.all`: every source there is an `InputSource` (checked by `InputSourceTests`).
+public enum InputSources {
+    public static let all: [any InputSource.Type] = WireSources.all.compactMap { $0 as? any InputSource.Type }
+
+    /// Every source's live adapters, in `WireSources.all` order; in a paced replay, those of the sources that join it.
+    public static func makeLiveInputs(_ context: LiveInputContext, pacedReplay: Bool = false) -> [any LiveInput] {
+        all.filter { !pacedReplay || $0.joinsPacedReplay }.flatMap { liveInputs($0, context) }
+    }
+
+    /// What a live recording's header says of the inputs (`devices`), every source's part in order.
+    public static func inputDescriptions(_ settings: Settings) -> JSONObject {
+        var devices = JSONObject()
+        for source in all {
+            for (key, value) in description(source, settings).members { devices[key] = value }
+        }
+        return devices
+    }
+
+    /// Every source's decoder set up from the settings.
+    public static func configure(_ decoder: inout InputDecoder, _ settings: Settings) throws(SettingError) {
+        for source in all { try configure(source, &decoder, settings) }
+    }
+
+    private static func liveInputs<S: InputSource>(_ source: S.Type, _ context: LiveInputContext) -> [any LiveInput] {
+        S.makeLiveInputs(context.options.settings[S.Group.self], context)
+    }
+
+    private static func description<S: InputSource>(_ source: S.Type, _ settings: Settings) -> JSONObject {
+        S.describe(settings[S.Group.self])
+    }
+
+    private static func configure<S: InputSource>(_ source: S.Type, _ decoder: inout InputDecoder,
+                                                  _ settings: Settings) throws(SettingError) {
+        let group = settings[S.Group.self]
+        try decoder.update(S.Decoder.self) { (own: inout S.Decoder) throws(SettingError) in try S.configure(&own, group) }
+    }
+}

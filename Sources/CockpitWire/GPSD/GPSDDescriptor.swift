@@ -1,0 +1,17 @@
+public import CockpitCore
+
+/// gpsd (docs/gps.md): its JSON reports, one line each, as the daemon's GPS.
+public enum GPSDDescriptor: SourceDescriptor {
+    public typealias Decoder = GPSDWireDecoder
+    public static let coreKind = CoreSourceKind.gps
+    public static let label = "gpsd"
+    public static let fuzzTarget = "gpsd-line"
+}
+
+/// gpsd's JSON reports (`GPSDReportDecoder`) as a line source.
+public struct GPSDWireDecoder: WireLineDecoder {
+    public static let source = "gpsd"
+    private let decoder = GPSDReportDecoder()
+    public init() {}
+    public func decode(_ line: String) -> Event? { .gps(decoder.decode(line)) }
+}
