@@ -132,12 +132,18 @@ enum Browser {
                      + ["--window-size=480,1000", url], environment: ["BROWSER_ERR": stderr, "HOME": profile])
     }
 
-    /// A page `width` CSS pixels wide, as a phone's. A headless window is never narrower than 500 pixels; a
-    /// screenshot's viewport is the size asked for, so the page is opened to take one (`screenshot`, a PNG path),
-    /// and Chromium exits after taking it.
-    static func startAtWidth(_ chromium: String, _ width: Int, url: String, profile: String, screenshot: String, stderr: String) -> pid_t {
-        startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, chromium] + arguments(profile: profile)
-                     + ["--hide-scrollbars", "--window-size=\(width),1000", "--screenshot=" + screenshot, url],
+    /// Debian's old headless shell (chromium-headless-shell): unlike `chromium --headless`, whose windows are never
+    /// narrower than 500 pixels, it opens a window exactly as wide as asked, and it keeps the page running until it is
+    /// stopped (no screenshot mode that ends the browser once the page has loaded).
+    static var headlessShell: String? {
+        ["/usr/bin/chromium-headless-shell"].first { access($0, X_OK) == 0 }
+    }
+
+    /// A page `width` CSS pixels wide, as a phone's, in the headless shell.
+    static func startAtWidth(_ shell: String, _ width: Int, url: String, profile: String, stderr: String) -> pid_t {
+        startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$BROWSER_ERR" 2>&1"#, shell]
+                     + arguments(profile: profile).filter { $0 != "--headless" }
+                     + ["--hide-scrollbars", "--window-size=\(width),1000", url],
                      environment: ["BROWSER_ERR": stderr, "HOME": profile])
     }
 

@@ -17,6 +17,8 @@
   // the night theme.
   const layout = Number(new URLSearchParams(location.search).get('layout') || 0);
   if (layout) {
+    // This page load's token: its reports say which load they come from.
+    const run = 'w' + layout + '-' + Math.random().toString(36).slice(2, 10);
     const measure = theme => {
       const nav = document.getElementById('tabs');
       const tabs = [...nav.children].map(e => {
@@ -24,7 +26,7 @@
         return {label: e.textContent || e.getAttribute('aria-label'), offsetTop: e.offsetTop, top: r.top, left: r.left,
           right: r.right, width: r.width, height: r.height};
       });
-      post({kind: 'layout', width: window.innerWidth, theme, navScrollWidth: nav.scrollWidth, navClientWidth: nav.clientWidth,
+      post({kind: 'layout', run, width: window.innerWidth, theme, navScrollWidth: nav.scrollWidth, navClientWidth: nav.clientWidth,
         navHeight: nav.getBoundingClientRect().height, tabs, state: text('v-state'), detail: text('v-profile'),
         flight: window.cockpit.state.status ? window.cockpit.state.status.flight : null,
         pageText: document.body.innerText, errors: errors.splice(0)});
@@ -33,9 +35,9 @@
     window.cockpit.rendered.push((page, st) => {
       if (!st || page !== 'now' || window.innerWidth !== layout) return;
       if (stage === 0) { stage = 1; measure('day'); location.hash = '#now/night'; }
-      else if (stage === 1 && document.documentElement.className === 'night') { stage = 2; measure('night'); post({kind: 'layout-done', width: layout}); }
+      else if (stage === 1 && document.documentElement.className === 'night') { stage = 2; measure('night'); post({kind: 'layout-done', run, width: layout}); }
     });
-    setTimeout(() => { if (stage < 2) post({kind: 'layout-stuck', width: window.innerWidth, stage}); }, 15000);
+    setTimeout(() => { if (stage < 2) post({kind: 'layout-stuck', run, width: window.innerWidth, stage}); }, 25000);
     return;
   }
   let lastRevision = null;
