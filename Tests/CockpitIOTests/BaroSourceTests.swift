@@ -30,6 +30,16 @@ struct BaroSourceTests {
         return source
     }
 
+    /// The source running against a fresh simulated chip until `body` returns, called once it has delivered 10 samples.
+    func withSourceDelivering(_ body: (SimulatedBMP280, Collector) -> Void) {
+        let chip = SimulatedBMP280()
+        let collector = Collector()
+        let source = run(chip, collector: collector)
+        defer { source.stop() }
+        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 10 })
+        body(chip, collector)
+    }
+
     @Test func tenPercentReadErrorsAreCountedAndTheRestDelivered() {
         let chip = SimulatedBMP280()
         chip.configure { $0.faults.readErrorRate = 0.1 }
@@ -50,18 +60,15 @@ struct BaroSourceTests {
     }
 
     @Test func aVanishingSensorIsReportedAndFoundAgain() {
-        let chip = SimulatedBMP280()
-        let collector = Collector()
-        let source = run(chip, collector: collector)
-        defer { source.stop() }
-        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 10 })
-        chip.configure { $0.faults.vanished = true }
-        #expect(waitFor(seconds: 5) { collector.count(Self.isAbsent) >= 1 })
-        let samplesWhileGone = collector.count(Self.isSample)
-        usleep(100_000)
-        #expect(collector.count(Self.isSample) == samplesWhileGone, "no samples while the sensor is gone")
-        chip.configure { $0.faults.vanished = false }
-        #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
+        withSourceDelivering { chip, collector in
+            chip.configure { $0.faults.vanished = true }
+            #expect(waitFor(seconds: 5) { collector.count(Self.isAbsent) >= 1 })
+            let samplesWhileGone = collector.count(Self.isSample)
+            usleep(100_000)
+            #expect(collector.count(Self.isSample) == samplesWhileGone, "no samples while the sensor is gone")
+            chip.configure { $0.faults.vanished = false }
+            #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
+        }
     }
 
     /// A supply dip resets the chip to sleep mode (datasheet: ctrl_meas and config 0x00 after power-on, data registers
@@ -69,23 +76,20 @@ struct BaroSourceTests {
     /// count every sample as "no conversion"); it sees ctrl_meas gone, says so, and initialises the chip again: samples
     /// resume with the datasheet's own words (adc_T 519,888, adc_P 415,148).
     @Test func aChipResetUnderUsIsInitialisedAgain() {
-        let chip = SimulatedBMP280()
-        let collector = Collector()
-        let source = run(chip, collector: collector)
-        defer { source.stop() }
-        #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 10 })
-        let before = collector.all.count
-        chip.configure { $0.brownOut() }
-        #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 })
-        #expect(waitFor(seconds: 5) {
-            collector.all.dropFirst(before).contains { $0.record(BaroRecord.self) == .adc(adcT: 519_888, adcP: 415_148) }
-        })
-        let after = Array(collector.all.dropFirst(before))
-        let noConversion = after.filter { if case .adc(let t, let p)? = $0.record(BaroRecord.self) { t == 0x80000 || p == 0x80000 } else { false } }
-        #expect(noConversion.isEmpty, "\(noConversion.count) samples of 0x80000 handed on")
-        let reasons = after.compactMap { if case .source(.readError(let reason))? = $0.record(BaroRecord.self) { reason } else { nil } }
-        #expect(reasons.first?.contains("lost its configuration (ctrl_meas 0x00, config 0x00") == true, "\(reasons)")
-        #expect(chip.writes.filter { $0.register == 0xE0 && $0.value == 0xB6 }.count == 2, "reset once at start, once after the dip")
+        withSourceDelivering { chip, collector in
+            let before = collector.all.count
+            chip.configure { $0.brownOut() }
+            #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 })
+            #expect(waitFor(seconds: 5) {
+                collector.all.dropFirst(before).contains { $0.record(BaroRecord.self) == .adc(adcT: 519_888, adcP: 415_148) }
+            })
+            let after = Array(collector.all.dropFirst(before))
+            let noConversion = after.filter { if case .adc(let t, let p)? = $0.record(BaroRecord.self) { t == 0x80000 || p == 0x80000 } else { false } }
+            #expect(noConversion.isEmpty, "\(noConversion.count) samples of 0x80000 handed on")
+            let reasons = after.compactMap { if case .source(.readError(let reason))? = $0.record(BaroRecord.self) { reason } else { nil } }
+            #expect(reasons.first?.contains("lost its configuration (ctrl_meas 0x00, config 0x00") == true, "\(reasons)")
+            #expect(chip.writes.filter { $0.register == 0xE0 && $0.value == 0xB6 }.count == 2, "reset once at start, once after the dip")
+        }
     }
 
     @Test func absentAtStartIsReportedOnceNotFlooded() {

@@ -11,68 +11,56 @@ import CockpitTestSupport
 /// authenticated request gets more bytes back than it sent.
 @Suite("Relay: a dropped datagram cannot be cashed in later", .serialized)
 struct DroppedDatagramReplayTests {
-    @Test("A rate-limited genuine report replayed from a forged source gets nothing",
-          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
-    func rateLimitedThenReplayed() throws {
-        let server = try startRelay()
-        defer { server.stop() }
-        _ = populate(server, key: testKey())   // 45 aircraft: a full reply would be hundreds of bytes
-        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
-        let pilot = TestAircraft(identifier: 0x0D0D0D, key: testKey())
-        // Twelve reports at once: the identifier's burst is 10 (5 a second), so the last two are dropped.
-        var last: [UInt8] = []
-        for _ in 0..<12 {
-            last = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
-            pilot.send(last, toPort: server.boundPort)
+    /// The relay with device keys and its 45 aircraft, the victim, and a pilot `identifier` whose reports carry the
+    /// registered key.
+    func withKeyedPilot(_ identifier: UInt32, _ body: (RelayServer, TestAircraft, TestAircraft) throws -> Void) throws {
+        try withPopulatedRelay(key: testKey()) { server, victim in
+            try body(server, victim, TestAircraft(identifier: identifier, key: testKey()))
         }
-        var replies = 0
-        while pilot.receive() != nil { replies += 1 }
-        #expect(replies == 10)
-        #expect(server.statusJSON().contains("\"rate-limited-identifier\":2"))
-        // Later, once the identifier's allowance is back, the dropped report is sent again in the victim's name.
-        #expect(spoof(last, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
-        let received = victim.receive()
-        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(last.count)-byte replay")
-        #expect(server.statusJSON().contains("\"replayed\":1"))
     }
 
-    @Test("A genuine report dropped by its source's rate, replayed from a forged source, gets nothing",
-          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
+    @Test("A rate-limited genuine report replayed from a forged source gets nothing", .rawSocket)
+    func rateLimitedThenReplayed() throws {
+        try withKeyedPilot(0x0D0D0D) { server, victim, pilot in
+            // Twelve reports at once: the identifier's burst is 10 (5 a second), so the last two are dropped.
+            var last: [UInt8] = []
+            for _ in 0..<12 {
+                last = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
+                pilot.send(last, toPort: server.boundPort)
+            }
+            var replies = 0
+            while pilot.receive() != nil { replies += 1 }
+            #expect(replies == 10)
+            #expect(server.statusJSON().contains("\"rate-limited-identifier\":2"))
+            // Later, once the identifier's allowance is back, the dropped report is sent again in the victim's name.
+            expectNothingForReplay(last, victim: victim, relay: server, counted: "\"replayed\":1")
+        }
+    }
+
+    @Test("A genuine report dropped by its source's rate, replayed from a forged source, gets nothing", .rawSocket)
     func sourceRateLimitedThenReplayed() throws {
-        let server = try startRelay()
-        defer { server.stop() }
-        _ = populate(server, key: testKey())
-        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
-        let pilot = TestAircraft(identifier: 0x0D0D10, key: testKey())
-        // The source's burst is 20: 25 untagged datagrams (dropped without an answer) use up its allowance, so the
-        // genuine report after them is dropped before its tag is checked.
-        for _ in 0..<25 { pilot.send(pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, tagged: false),
-                                     toPort: server.boundPort) }
-        let genuine = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
-        pilot.send(genuine, toPort: server.boundPort)
-        #expect(pilot.receive() == nil)
-        #expect(server.statusJSON().contains("\"rate-limited-source\":"))
-        // The same bytes from another address (its own, unspent buckets): the identifier's newest sequence.
-        #expect(spoof(genuine, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
-        let received = victim.receive()
-        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(genuine.count)-byte replay")
-        #expect(server.statusJSON().contains("\"replay-of-dropped\":1"))
+        try withKeyedPilot(0x0D0D10) { server, victim, pilot in
+            // The source's burst is 20: 25 untagged datagrams (dropped without an answer) use up its allowance, so the
+            // genuine report after them is dropped before its tag is checked.
+            for _ in 0..<25 { pilot.send(pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, tagged: false),
+                                         toPort: server.boundPort) }
+            let genuine = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true)
+            pilot.send(genuine, toPort: server.boundPort)
+            #expect(pilot.receive() == nil)
+            #expect(server.statusJSON().contains("\"rate-limited-source\":"))
+            // The same bytes from another address (its own, unspent buckets): the identifier's newest sequence.
+            expectNothingForReplay(genuine, victim: victim, relay: server, counted: "\"replay-of-dropped\":1")
+        }
     }
 
-    @Test("A genuine report dated 33 s ahead, replayed 4 s later from a forged source, gets nothing",
-          .enabled(if: geteuid() == 0, "needs root for a raw socket (spoofed source address)"))
+    @Test("A genuine report dated 33 s ahead, replayed 4 s later from a forged source, gets nothing", .rawSocket)
     func datedAheadThenReplayed() throws {
-        let server = try startRelay()
-        defer { server.stop() }
-        _ = populate(server, key: testKey())
-        let victim = TestAircraft(identifier: 0, key: nil, address: 0x7F00_0002)
-        let pilot = TestAircraft(identifier: 0x0D0D0E, key: testKey())
-        let ahead = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, secondsAgo: -33)
-        #expect(pilot.exchange(ahead, port: server.boundPort) == nil)
-        usleep(4_000_000)   // now 29 s ahead
-        #expect(spoof(ahead, sourceAddress: 0x7F00_0002, sourcePort: victim.port, destinationPort: UInt16(server.boundPort)))
-        let received = victim.receive()
-        #expect(received == nil, "the victim received \(received?.count ?? 0) bytes for a \(ahead.count)-byte replay")
+        try withKeyedPilot(0x0D0D0E) { server, victim, pilot in
+            let ahead = pilot.datagram(latitude: 47.45, longitude: 8.55, altitudeFeet: 5_000, dense: true, secondsAgo: -33)
+            #expect(pilot.exchange(ahead, port: server.boundPort) == nil)
+            usleep(4_000_000)   // now 29 s ahead
+            expectNothingForReplay(ahead, victim: victim, relay: server)
+        }
     }
 
     /// The same on the engine: a genuine report dropped by its address's rate (no HMAC spent on it) is dropped as a

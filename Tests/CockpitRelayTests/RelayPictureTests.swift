@@ -12,24 +12,33 @@ struct RelayPictureTests {
                              trackTrueDegrees: nil, verticalSpeedFeetPerMinute: nil)
     }
 
-    /// 3,000 aircraft scattered over 4° around three places, one across the antimeridian and one in the far north.
-    @Test("Nearest-first answers equal a scan of every aircraft", arguments: [(47.0, 8.0), (-16.7, 179.9), (70.0, -30.0)])
-    func sameAsAScan(center: (Double, Double)) {
+    /// `count` aircraft (identifiers 1…count) at uniform random places within `spanDegrees` of latitude and the same
+    /// distance in longitude around `center`, altitudes 0–20,000 ft, all reported at 100 s; a linear congruential
+    /// generator (Knuth's MMIX constants) from `seed`, so that each test's scatter is the same every run.
+    static func scattered(_ count: Int, around center: (Double, Double), spanDegrees: Double, seed: UInt64)
+        -> (RelayPicture, [(UInt32, Double, Double, Double)]) {
         var picture = RelayPicture()
-        var state: UInt64 = 0x1234_5678
+        var state = seed
         func unit() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
         var all: [(UInt32, Double, Double, Double)] = []
-        for index in 0..<3_000 {
-            let lat = center.0 + (unit() - 0.5) * 4
-            var lon = center.1 + (unit() - 0.5) * 4 / cos(center.0 * Double.pi / 180)
+        for index in 0..<count {
+            let lat = center.0 + (unit() - 0.5) * spanDegrees
+            var lon = center.1 + (unit() - 0.5) * spanDegrees / cos(center.0 * Double.pi / 180)
             if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
             let alt = unit() * 20_000
             picture.update(Self.report(UInt32(index + 1), lat, lon, alt, at: 100), heardAtSeconds: 0, fromDatabase: false)
             all.append((UInt32(index + 1), lat, lon, alt))
         }
+        return (picture, all)
+    }
+
+    /// 3,000 aircraft scattered over 4° around three places, one across the antimeridian and one in the far north.
+    @Test("Nearest-first answers equal a scan of every aircraft", arguments: [(47.0, 8.0), (-16.7, 179.9), (70.0, -30.0)])
+    func sameAsAScan(center: (Double, Double)) {
+        var (picture, all) = Self.scattered(3_000, around: center, spanDegrees: 4, seed: 0x1234_5678)
         // Some move: a later report replaces the earlier one (possibly in another cell); an older one is ignored.
         for index in stride(from: 0, to: 3_000, by: 7) {
             let (id, lat, lon, alt) = all[index]
@@ -59,21 +68,7 @@ struct RelayPictureTests {
     /// antimeridian; the answer must be the first 31 of a haversine scan (a pair closer than 0.2 % may swap).
     @Test("The nearest 31 equal the first 31 of a scan", arguments: [(50.0, 8.0), (50.125, 8.25), (49.99, 7.999), (-16.7, 179.95), (70.0, -30.0)])
     func nearestThirtyOne(point: (Double, Double)) {
-        var picture = RelayPicture()
-        var state: UInt64 = 0x4060_2026
-        func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        var all: [(UInt32, Double, Double, Double)] = []
-        for index in 0..<20_000 {
-            let lat = point.0 + (unit() - 0.5) * 8
-            var lon = point.1 + (unit() - 0.5) * 8 / cos(point.0 * Double.pi / 180)
-            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-            let alt = unit() * 20_000
-            picture.update(Self.report(UInt32(index + 1), lat, lon, alt, at: 100), heardAtSeconds: 0, fromDatabase: false)
-            all.append((UInt32(index + 1), lat, lon, alt))
-        }
+        let (picture, all) = Self.scattered(20_000, around: point, spanDegrees: 8, seed: 0x4060_2026)
         let radius = 30 * 1852.0, own = 8_000.0
         let scan = all.filter { testDistanceMeters(point.0, point.1, $0.1, $0.2) <= radius && abs($0.3 - own) <= 10_000 }
             .map { (id: $0.0, meters: testDistanceMeters(point.0, point.1, $0.1, $0.2)) }

@@ -73,23 +73,20 @@ struct RelayReplayTests {
 @Suite("Relay: datagrams over the size limit")
 struct RelayDatagramSizeTests {
     /// docs/traffic-packet.md: length is checked first (≥ 3 and ≤ 472 bytes), "473 bytes of anything" is `too-long`.
-    /// The relay's vector reads gave each datagram 64 bytes of buffer, so 473 bytes arrived as 64 and were counted as
-    /// `bad-version` or `length-mismatch`.
+    /// Through the real process and its vector reads: each datagram must reach the check whole (a read buffer shorter
+    /// than the largest datagram would hand on its first bytes, counted as `bad-version` or `length-mismatch`).
     @Test func tooLongIsCountedAsTooLong() throws {
         let port = freeUDPPort()
         let output = "/tmp/cockpit-relay-size-\(getpid()).out"
         defer { unlink(output) }
-        let relay = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
-        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        let relay = try startListeningRelay(["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
         let sender = TestAircraft(identifier: 0x515151, key: nil)
         let report = sender.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: false)
         for length in [473, 600, 2_100, 8_000] {
             sender.send(report + [UInt8](repeating: 0x5A, count: length - report.count), toPort: port)
         }
         #expect(sender.exchange(sender.datagram(latitude: 47, longitude: 8, altitudeFeet: 5_000, dense: false), port: port) != nil)
-        kill(relay, SIGTERM)
-        var status: Int32 = 0
-        waitpid(relay, &status, 0)
+        stopRelay(relay)
         let line = try #require(readFile(output).split(separator: "\n").last { $0.hasPrefix("status ") })
         let counters = try JSONParser.parse(String(line.dropFirst(7)))
         #expect(counters["dropped"]?["too-long"] == .integer(4), "\(line)")

@@ -40,24 +40,19 @@ struct RelayStartupTests {
         let port = freeUDPPort()
         let output = "/tmp/cockpit-relay-port-\(getpid()).out"
         defer { unlink(output) }
-        let first = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
-        #expect(waitFor(seconds: 20) { readFile(output).contains("listening") }, "\(readFile(output))")
+        let first = try startListeningRelay(["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], outputPath: output)
         let second = run(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--status-interval", "0"], timeoutSeconds: 10)
         #expect(second.status == 1, "status \(second.status): \(second.output)")
         #expect(second.output.lowercased().contains("address already in use"), "\(second.output)")
-        kill(first, SIGTERM)
-        var status: Int32 = 0
-        waitpid(first, &status, 0)
+        stopRelay(first)
 
         // Both asking: the kernel spreads datagrams over them.
         let outA = output + ".a", outB = output + ".b"
         defer { unlink(outA); unlink(outB) }
-        let a = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outA)
-        defer { kill(a, SIGTERM); var s: Int32 = 0; waitpid(a, &s, 0) }
-        #expect(waitFor(seconds: 20) { readFile(outA).contains("listening") }, "\(readFile(outA))")
-        let b = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outB)
-        defer { kill(b, SIGTERM); var s: Int32 = 0; waitpid(b, &s, 0) }
-        #expect(waitFor(seconds: 20) { readFile(outB).contains("listening") }, "\(readFile(outB))")
+        let a = try startListeningRelay(["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outA)
+        defer { stopRelay(a) }
+        let b = try startListeningRelay(["--listen", "127.0.0.1:\(port)", "--reuse-port", "--status-interval", "0"], outputPath: outB)
+        stopRelay(b)
     }
 
     @Test("sslmode=require and verify-full connect over TLS to a server that only takes TLS; an unknown sslmode is refused")

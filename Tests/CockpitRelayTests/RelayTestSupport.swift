@@ -2,6 +2,7 @@ import CockpitCore
 import CockpitIO
 import CockpitTestSupport
 import Glibc
+import Testing
 import CockpitWire
 
 struct RunResult {
@@ -26,6 +27,23 @@ func startBackground(_ path: String, _ arguments: [String], outputPath: String) 
     var pid: pid_t = 0
     guard withSpawnAttributes({ posix_spawn(&pid, path, &actions, $0, argv, environ) }) == 0, pid > 0 else { throw SpawnFailed(path: path) }
     return pid
+}
+
+/// cockpit-relay started in the background with `arguments`, its output in `outputPath`, returned once it says it is
+/// listening (within 20 s; a relay that never does fails the calling test with its output).
+func startListeningRelay(_ arguments: [String], outputPath: String,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws -> pid_t {
+    let relay = try startBackground(Binaries.cockpitRelay, arguments, outputPath: outputPath)
+    #expect(waitFor(seconds: 20) { readFile(outputPath).contains("listening") }, "\(readFile(outputPath))",
+            sourceLocation: sourceLocation)
+    return relay
+}
+
+/// Stops a relay started in the background (SIGTERM) and waits for it to exit.
+func stopRelay(_ relay: pid_t) {
+    kill(relay, SIGTERM)
+    var status: Int32 = 0
+    waitpid(relay, &status, 0)
 }
 
 /// Runs a program to completion; stdout and stderr go to one file (not a pipe, so nothing can block). A program still

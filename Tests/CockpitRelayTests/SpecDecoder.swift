@@ -5,21 +5,13 @@ import CockpitTestSupport
 /// reply"), independent of the codec under test: plain byte arithmetic, its own constants.
 struct SpecReply {
     struct Aircraft {
-        var identifier: UInt32
-        var airborne: Bool
-        var reportSeconds: Double
-        var latitude: Double
-        var longitude: Double
-        var altitudeFeet: Double?
-        var speedKnots: Double?
-        var trackDegrees: Double?
-        var verticalFeetPerMinute: Double?
+        var identifier: UInt32, airborne: Bool, reportSeconds: Double
+        var latitude: Double, longitude: Double
+        /// nil: the table's "not available" code.
+        var altitudeFeet: Double?, speedKnots: Double?, trackDegrees: Double?, verticalFeetPerMinute: Double?
     }
-    var version: Int
-    var tagged: Bool
-    var requestIdentifier: UInt32
-    var requestSequence: Int
-    var relaySeconds: Double
+    var version: Int, tagged: Bool
+    var requestIdentifier: UInt32, requestSequence: Int, relaySeconds: Double
     var aircraft: [Aircraft]
 
     static func u16(_ b: [UInt8], _ o: Int) -> Int { Int(b[o]) << 8 | Int(b[o + 1]) }
