@@ -62,7 +62,7 @@ struct BMP280CompensationTests {
         #expect(abs(result.pressurePascals - 100_653.27) <= 1)
     }
 
-    /// Hardening regressions: raw pressure words at the ends of the 20-bit range, with the datasheet's calibration.
+    /// Hardening: raw pressure words at the ends of the 20-bit range, with the datasheet's calibration.
     /// 1 compensates to over 1,600 hPa and 0xF0000 to ≈42.8 hPa — numbers, but not pressures a BMP280 measures (the core
     /// refuses them, PlausibleRange); 0xFFFFF compensates to no pressure at all and must not blame the calibration.
     @Test func extremeADCWordsAreNotBlamedOnTheCalibration() throws {

@@ -15,7 +15,7 @@ struct HeartbeatTests {
 
     @Test func wakesJustAfterTheNextTick() {
         #expect(Heartbeat.waitNanoseconds(now: now, nextTick: at(300_000_000), nextWatchdog: nil) == 300_000_000 + Self.margin)
-        // The default 1 s tick: one wake-up a second, where the old 250 ms beat made four.
+        // The default 1 s tick: one wake-up a second (a 250 ms beat would make four).
         #expect(Heartbeat.waitNanoseconds(now: now, nextTick: at(Self.second), nextWatchdog: nil) == Self.second)
         // The fastest tick the settings allow (0.05 s).
         #expect(Heartbeat.waitNanoseconds(now: now, nextTick: at(50_000_000), nextWatchdog: nil) == 50_000_000 + Self.margin)

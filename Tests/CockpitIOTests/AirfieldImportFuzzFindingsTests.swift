@@ -12,8 +12,9 @@ struct AirfieldImportFuzzFindingsTests {
         + "\"he_longitude_deg\",\"he_elevation_ft\",\"he_heading_degT\",\"he_displaced_threshold_ft\""
 
     @Test func anElevationOrRunwayLengthBeyondAnyIntegerIsStoredAsUnknownInsteadOfTrapping() throws {
-        // Before: `Int64((1e300).rounded())` in AirfieldStorage.feet — "Double value cannot be converted to Int64
-        // because the result would be greater than Int64.max" — killed `cockpitd airfields import`.
+        // Elevations and lengths of 1e300, nan and -inf (fuzzer inputs): converting them to Int64 traps ("Double value
+        // cannot be converted to Int64 because the result would be greater than Int64.max"), which would kill
+        // `cockpitd airfields import`; they must be stored as unknown.
         let airports = [Self.header,
                         "1,\"XAAA\",\"small_airport\",\"Huge\",47.0,8.0,1e300,\"CH\",\"Town\"",
                         "2,\"XBBB\",\"small_airport\",\"NaN\",47.1,8.1,nan,\"CH\",\"Town\"",
@@ -33,9 +34,9 @@ struct AirfieldImportFuzzFindingsTests {
     }
 
     @Test func aRepeatedHeaderColumnDoesNotReadPastTheRow() throws {
-        // Before: the header `…,"elevation_ft","continent","iso_country",…,"elevation_ft",…` mapped a name to its last
-        // index, the short-row check compared with the number of distinct names, and `row[index]` trapped
-        // ("Index out of range") in AirfieldImporter.parse.
+        // A header that names a column twice (`…,"elevation_ft",…,"elevation_ft",…`, a fuzzer input): a row must be
+        // long enough for every column the header names, counting repeats, or it is skipped as short — never indexed
+        // past its end ("Index out of range" in AirfieldImporter.parse).
         let airports = Self.header + ",\"name\",\"elevation_ft\"\n"
             + "1,\"XAAA\",\"small_airport\",\"Short\",47.0,8.0,1400,\"CH\",\"Town\"\n"
             + "2,\"XBBB\",\"small_airport\",\"Full\",47.1,8.1,1500,\"CH\",\"Town\",\"Full\",1500\n"

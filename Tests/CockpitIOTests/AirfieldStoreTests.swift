@@ -129,7 +129,8 @@ struct AirfieldStoreTests {
     /// "Best suitable" follows the aircraft: at the bundled demo's position over Spain (41°22.199'N 1°53.656'W) a glider
     /// is offered Garray (LEGY, 1,200 ft, 37.618 nm), an aeroplane Zaragoza (LEZG, 42.340 nm), a paraglider the
     /// nearest land airport whatever its runway (LEGY again) — found with SQL over the runway table and GeographicLib
-    /// in Python. With one 2,000 ft default for every profile the glider was sent past Garray to Zaragoza.
+    /// in Python. The glider's answer is the one that shows the profile matters: a single 2,000 ft runway minimum for
+    /// every profile would send it past Garray to Zaragoza.
     @Test func bestSuitableFollowsTheAircraftProfile() throws {
         let store = try AirfieldData.store()
         let latitude = 41 + 22.199 / 60, longitude = -(1 + 53.656 / 60)

@@ -25,7 +25,7 @@ struct SignalWaiterTests {
             kill(getpid(), number)
             let got = Self.waitedSignal(waiter)
             #expect(got == number, "round \(round): signal \(number) \(got == 0 ? "lost: the wait never ended" : "ended it as \(got)")")
-            if got == 0 { return }   // the old waiter blocks forever; one lost signal is the finding
+            if got == 0 { return }   // a lost signal blocks the waiter for good: one is enough to fail
         }
     }
 

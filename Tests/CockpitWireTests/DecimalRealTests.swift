@@ -10,7 +10,7 @@ struct DecimalRealTests {
         Array(text.utf8).withUnsafeBufferPointer { DecimalReal.parse($0) }
     }
 
-    /// What the old code and strtod give: nil for anything not a finite number.
+    /// The reference: the standard library's `Double(String)` (strtod's rounding), nil for anything not a finite number.
     static func reference(_ text: String) -> Double? {
         guard let value = Double(text), value.isFinite else { return nil }
         return value

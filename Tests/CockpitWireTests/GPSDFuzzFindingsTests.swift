@@ -8,8 +8,8 @@ import CockpitWire
 @Suite("gpsd lines the fuzzer found")
 struct GPSDFuzzFindingsTests {
     @Test func junkWhereAKeyBelongsIsMalformedNotAHangInLibgps() {
-        // Before: one balanced object with bytes that are no key (`{KKK…"class":"TPV",…}`) passed the single-object check
-        // and gps_unpack never returned (libFuzzer: "timeout after 10 seconds", stack in libgps_json_unpack).
+        // One balanced object with bytes that are no key (`{KKK…"class":"TPV",…}`) must be refused here: gps_unpack
+        // never returns on it (libFuzzer: "timeout after 10 seconds", stack in libgps_json_unpack).
         let decoder = GPSDReportDecoder()
         let lines = [
             #"{KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK"class":"TPV","device":"udp://127.0.0.1:29470","mode":3,"lat":52.850155000,"lon":5.313616667,"altHAE":42.8000,"altMSL":-4.0000,"alt":-4.0000,"epv":20.700,"magvar":1.6,"geoidSep":46.800,"eph":11.400,"sep":20.900}"#,
@@ -23,7 +23,7 @@ struct GPSDFuzzFindingsTests {
             }
             #expect(reason == "not valid JSON")
         }
-        // Before: an array of objects under an unknown key of a TPV spun gps_unpack the same way.
+        // An array of objects under an unknown key of a TPV spins gps_unpack the same way, so it is refused too.
         for line in [#"{"class":"TPV","deviices":[{"class":"DEVICE","path":"udp://127.0.0.1:29470","activated":"2026-11-22T02:38:40.884Z"}]}"#,
                      #"{"class":"TPV","mode":3,"lat":{"x":1}}"#, #"{"class":"SKY","satellites":[[1]]}"#] {
             guard case .malformed(let reason) = decoder.decode(line) else {
@@ -48,8 +48,8 @@ struct GPSDFuzzFindingsTests {
             #expect(reason.hasPrefix("TPV not in gpsd's shape"), "\(reason)")
         }
         // "class" first and once: the same failing values are refused at once, with what is wrong. (libgps stops at the
-        // bad value and sets no mode and no position — checked from C: `set` is STATUS_SET alone for both — so its
-        // decoder gave "TPV without mode".)
+        // bad value and sets no mode and no position — checked from C: `set` is STATUS_SET alone for both — so a
+        // decoder built on it could only say "TPV without mode".)
         #expect(decoder.decode(#"{"class":"TPV","mode":"x"}"#) == .malformed(reason: #"TPV "mode" is not an integer"#))
         #expect(decoder.decode(#"{"class":"TPV","device":"\#(String(repeating: "a", count: 300))","mode":3}"#)
                 == .malformed(reason: #"TPV "device" longer than 127 bytes"#))
