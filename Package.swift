@@ -219,6 +219,17 @@ let package = Package(
             path: "Tests/CockpitTestSupport",
             swiftSettings: strict
         ),
+        // The whole daemon on NIO's embedded event loop with a virtual clock (EmbeddedDaemon), for daemon-level tests
+        // that feed lines and advance time instead of spawning cockpitd and sleeping. Test-only, as NIOEmbedded is.
+        .target(
+            name: "CockpitEmbedded",
+            dependencies: ["CockpitDaemon", "CockpitCore", "CockpitWire", "CockpitIO", "CockpitTestSupport",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio")],
+            path: "Tests/CockpitEmbedded",
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "CockpitFuzzTargetsTests", dependencies: ["CockpitFuzzTargets", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitTestSupport"], swiftSettings: strict),
         .testTarget(name: "CockpitWireTests", dependencies: ["CockpitWire", "CockpitCore", "CockpitIO", "CockpitTestSupport"], swiftSettings: strict),
@@ -234,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "CockpitDaemonTests",
             dependencies: ["CockpitDaemon", "CockpitWire", "CockpitIO", "CockpitDevices", "CockpitCore", "CockpitClient", "CockpitProtocol", "cockpitd", "cockpitctl",
-                           "CockpitTestSupport",
+                           "CockpitTestSupport", "CockpitEmbedded",
                            .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),

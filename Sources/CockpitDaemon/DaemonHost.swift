@@ -10,9 +10,15 @@ public import CockpitWire
 /// The daemon's one event loop with everything that lives on it: the core runner, the control
 /// server and the daemon's own status. Live mode and paced replay both run inside a host.
 /// Everything mutable here is touched only on `loop` (checked with preconditions).
+///
+/// The loop is a thread of the host's own, or one the caller drives (`drivenLoop`: NIO's `EmbeddedEventLoop` in the
+/// tests' `EmbeddedDaemon`, with a virtual clock); the code that runs on it is the same either way.
 public final class DaemonHost: @unchecked Sendable {
-    let group: MultiThreadedEventLoopGroup
+    /// The host's own loop thread (nil when the caller drives the loop).
+    let group: MultiThreadedEventLoopGroup?
     public let loop: any EventLoop
+    /// The monotonic clock: when a live input arrived, and so how long it waited for the core.
+    public let clock: @Sendable () -> MonotonicInstant
     public let runner: CoreRunner
     public let logger: Logger
     public private(set) var info: DaemonInfo
@@ -28,9 +34,23 @@ public final class DaemonHost: @unchecked Sendable {
     /// Runs the requests whose work reads files (the flight log's) off the loop.
     let requestWorker: RequestWorker
 
-    public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        loop = group.next()
+    public convenience init(runner: CoreRunner, info: DaemonInfo, logger: Logger, now: @escaping () -> MonotonicInstant) {
+        self.init(runner: runner, info: info, logger: logger, drivenLoop: nil, clock: { MonotonicClock.now() }, now: now)
+    }
+
+    /// `drivenLoop`: a loop the caller runs on its own thread (nil: a thread of the host's own). On a driven loop the
+    /// request worker does its file work on the loop at once, and `shutdown` runs on the caller's thread.
+    public init(runner: CoreRunner, info: DaemonInfo, logger: Logger, drivenLoop: (any EventLoop)?,
+                clock: @escaping @Sendable () -> MonotonicInstant, now: @escaping () -> MonotonicInstant) {
+        if let drivenLoop {
+            group = nil
+            loop = drivenLoop
+        } else {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            self.group = group
+            loop = group.next()
+        }
+        self.clock = clock
         self.runner = runner
         self.info = info
         self.logger = logger
@@ -41,7 +61,7 @@ public final class DaemonHost: @unchecked Sendable {
             handlers[handler.name] = handler
         }
         self.handlers = handlers
-        requestWorker = RequestWorker(loop: loop, logger: logger)
+        requestWorker = RequestWorker(loop: loop, logger: logger, usesThreads: drivenLoop == nil)
     }
 
     /// The time the status is "as of".
@@ -50,6 +70,21 @@ public final class DaemonHost: @unchecked Sendable {
     /// Opens the control socket (call from outside the loop, before serving). Errors are returned,
     /// so the caller decides whether they are fatal.
     public func startControl(path: String, limits: ControlServer.Limits = ControlServer.Limits()) throws(ControlServer.StartError) {
+        let server = makeControlServer(path: path, limits: limits)
+        try server.start()
+        self.server = server
+        logger.notice("control socket listening at \(path)")
+    }
+
+    /// The control server without its socket, for a driven loop: the caller connects its own channels to
+    /// `makeConnectionHandler()` (an `EmbeddedChannel`), and the requests take the path a socket's do.
+    public func serveControlWithoutSocket(limits: ControlServer.Limits = ControlServer.Limits()) -> ControlServer {
+        let server = makeControlServer(path: "(no socket)", limits: limits)
+        self.server = server
+        return server
+    }
+
+    private func makeControlServer(path: String, limits: ControlServer.Limits) -> ControlServer {
         let hooks = ControlServiceHooks(
             status: { [self] in
                 loop.preconditionInEventLoop()
@@ -59,10 +94,7 @@ public final class DaemonHost: @unchecked Sendable {
                 loop.preconditionInEventLoop()
                 return handle(request, credentials: credentials)
             })
-        let server = ControlServer(path: path, loop: loop, limits: limits, hooks: hooks)
-        try server.start()
-        self.server = server
-        logger.notice("control socket listening at \(path)")
+        return ControlServer(path: path, loop: loop, limits: limits, hooks: hooks)
     }
 
     public func statusJSON() -> JSONValue {
@@ -108,7 +140,7 @@ public final class DaemonHost: @unchecked Sendable {
     public func ingestLive(_ timed: TimedInput) {
         runner.ingest(timed)
         if let source = timed.input.sourceName {
-            inputLatency[source, default: LatencyRecorder()].record(nanoseconds: MonotonicClock.now().nanoseconds - timed.time.nanoseconds)
+            inputLatency[source, default: LatencyRecorder()].record(nanoseconds: clock().nanoseconds - timed.time.nanoseconds)
         }
     }
 
@@ -122,6 +154,11 @@ public final class DaemonHost: @unchecked Sendable {
     }
 
     public func shutdown() {
+        guard let group else {   // a driven loop: the caller is on it, and the server has no socket
+            runner.stopOutputs()
+            runner.recorder?.close(endingAt: max(now(), runner.lastInputTime ?? now()))
+            return
+        }
         server?.stop()
         requestWorker.finish(waitingUpToSeconds: 2)
         try? loop.submit { [self] in

@@ -8,7 +8,8 @@ import NIOCore
 ///
 /// It wakes at the core's next tick and at the next watchdog ping (each plus 1 ms, so it is due when the beat runs),
 /// and at least once a second, not on a fixed period: a 250 ms beat would wake an idle daemon 4 times a second (8 with
-/// the control server's watch timer) and handle each tick up to 250 ms after it fell due.
+/// the control server's watch timer) and handle each tick up to 250 ms after it fell due. It reads the host's clock
+/// (the monotonic clock; a test's virtual one on a driven loop).
 final class Heartbeat: @unchecked Sendable {
     /// The longest wait between beats: the held-back log repeats need no finer.
     static let longestWaitNanoseconds: Int64 = 1_000_000_000
@@ -49,7 +50,7 @@ final class Heartbeat: @unchecked Sendable {
     }
 
     private func beat() {
-        let now = MonotonicClock.now()
+        let now = host.clock()
         host.runner.advanceClock(to: now)
         host.logger.writeHeldBackRepeats()   // a repeat held back by the rate limit is written within its window
         if let interval = notifier.watchdogIntervalSeconds, now.seconds(since: lastWatchdog) >= interval {
@@ -61,7 +62,7 @@ final class Heartbeat: @unchecked Sendable {
             notifier.status(LiveDaemon.oneLineStatus(host.runner.snapshot))
         }
         let nextWatchdog = Self.nextWatchdog(after: lastWatchdog, intervalSeconds: notifier.watchdogIntervalSeconds)
-        let wait = Self.waitNanoseconds(now: MonotonicClock.now(), nextTick: host.runner.nextTickDue, nextWatchdog: nextWatchdog)
+        let wait = Self.waitNanoseconds(now: host.clock(), nextTick: host.runner.nextTickDue, nextWatchdog: nextWatchdog)
         host.loop.scheduleTask(in: .nanoseconds(wait)) { self.beat() }
     }
 }

@@ -4,7 +4,7 @@ public import CockpitDevices
 import CockpitProtocol
 public import Logging
 import Glibc
-import NIOCore
+public import NIOCore
 public import CockpitWire
 
 /// What a live daemon runs with: the settings (built from defaults, the configuration file and the command line)
@@ -47,7 +47,15 @@ public final class LiveDaemon: Sendable {
     /// The airfield database's quick_check, left for after start-up (`start`, `runDeferredChecks`).
     private let airfieldCheck: DeferredCheck?
 
-    public init(options: LiveOptions, logger: Logger) throws(ReplayError) {
+    public convenience init(options: LiveOptions, logger: Logger) throws(ReplayError) {
+        try self.init(options: options, logger: logger, drivenLoop: nil, clock: { MonotonicClock.now() })
+    }
+
+    /// `drivenLoop` and `clock`: a loop the caller runs and the monotonic clock it keeps (the tests' `EmbeddedDaemon`:
+    /// NIO's `EmbeddedEventLoop` and virtual time); nil and `MonotonicClock` in the aircraft. Started with
+    /// `startDriven`, the daemon is the one `start` runs, less the control socket, the live inputs and systemd.
+    public init(options: LiveOptions, logger: Logger, drivenLoop: (any EventLoop)?,
+                clock: @escaping @Sendable () -> MonotonicInstant) throws(ReplayError) {
         self.options = options
         let settings = options.settings
         var core = settings.coreConfiguration
@@ -67,9 +75,9 @@ public final class LiveDaemon: Sendable {
         // The status is read on this loop, a few times a second at most: made when asked, not copied after every
         // event (the copy retained every state's storage once per fix; docs/performance.md).
         runner.publishesSnapshots = false
-        var info = DaemonInfo(mode: .live, startedAt: MonotonicClock.now())
+        var info = DaemonInfo(mode: .live, startedAt: clock())
         info.files = settings.dataFilesInUse
-        let host = DaemonHost(runner: runner, info: info, logger: logger, now: { MonotonicClock.now() })
+        let host = DaemonHost(runner: runner, info: info, logger: logger, drivenLoop: drivenLoop, clock: clock, now: clock)
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host
         commands.connect { input in host.loop.execute { host.ingestControl(input) } }   // the GPIO button, recorded
@@ -91,6 +99,14 @@ public final class LiveDaemon: Sendable {
         for input in inputs { input.start() }
         try? host.onLoop { notifier.ready(status: LiveDaemon.oneLineStatus(host.runner.snapshot)) }
         if notifier.watchdogIntervalSeconds != nil { notifier.watchdog() }
+    }
+
+    /// On a driven loop (`init(options:logger:drivenLoop:clock:)`), from the loop's thread: the start-up checks, then
+    /// the heartbeat. No control socket (`DaemonHost.serveControlWithoutSocket`), no live input (the caller feeds raw
+    /// inputs with `DaemonHost.ingestLive`), no systemd.
+    public func startDriven() {
+        airfieldCheck?.run()
+        Heartbeat(host: host, notifier: SystemdNotifier(environment: { _ in nil })).start()
     }
 
     /// Runs the start-up checks left to the caller by `start(runsChecksOnCaller: true)`, on the calling thread: the
@@ -122,7 +138,7 @@ public final class LiveDaemon: Sendable {
     /// Feeds an input as if an adapter thread had delivered it; it is applied on the loop, in arrival order.
     public func submit(_ input: RawInput) {
         let host = self.host
-        let time = MonotonicClock.now()
+        let time = host.clock()
         host.loop.execute { host.ingestLive(TimedInput(time: time, input: input)) }
     }
 

@@ -4,51 +4,10 @@ import Testing
 import CockpitClient
 import CockpitCore
 import CockpitDaemon
+import CockpitEmbedded
 import CockpitIO
 import CockpitTestSupport
-
-/// A TCP client on loopback that connects (retrying while the server starts) and keeps everything until EOF.
-final class TCPCapture: @unchecked Sendable {
-    private let received = Mutex<[UInt8]>([])
-    private let done = Mutex(false)
-    private let connected = Mutex(false)
-
-    init(port: Int) {
-        try! BackgroundThread.start(name: "tcp-capture") { [self] in
-            var fd: Int32 = -1
-            for _ in 0..<1_000 {
-                fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = UInt16(port).bigEndian
-                address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-                let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-                if result == 0 { break }
-                close(fd)
-                fd = -1
-                usleep(10_000)
-            }
-            guard fd >= 0 else { done.withLock { $0 = true }; return }
-            connected.withLock { $0 = true }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = recv(fd, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                received.withLock { $0.append(contentsOf: buffer[0..<count]) }
-            }
-            close(fd)
-            done.withLock { $0 = true }
-        }
-    }
-
-    var isConnected: Bool { connected.withLock { $0 } }
-
-    /// Waits for EOF (the server closes at the end of the replay), at most `seconds`.
-    func text(waitingUpTo seconds: Double) -> String {
-        _ = waitFor(seconds: seconds) { done.withLock { $0 } }
-        return String(decoding: received.withLock { $0 }, as: UTF8.self)
-    }
-}
+import CockpitWire
 
 /// One B record of an IGC file, read here from the IGC specification's fixed columns (not by the parser under test).
 struct IGCPoint {
@@ -86,17 +45,6 @@ func specMessages(_ datagrams: [[UInt8]]) -> (messages: [SpecMessage], failures:
         }
     }
     return (messages, failures)
-}
-
-func udpSend(_ text: String, toPort port: Int) {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let bytes = Array(text.utf8)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
 }
 
 func metersBetween(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
@@ -219,27 +167,22 @@ struct EFBTests {
         #expect(rmcChecked > 800 && pgrmzChecked > 800, "\(rmcChecked) RMC, \(pgrmzChecked) PGRMZ")
     }
 
-    /// A ForeFlight-style discovery broadcast on loopback: GDL 90 arrives on the advertised port within 2 s (live,
-    /// 1 Hz ticks of the wall clock).
+    /// A ForeFlight-style discovery broadcast on loopback: GDL 90 arrives on the advertised port within 2 s, at the
+    /// first 1 Hz tick after it (the daemon's clock is virtual; the discovery port and the EFB's are real sockets).
     @Test func discoveryStartsSendingWithinTwoSeconds() throws {
         let discoveryPort = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let capture = DatagramCapture()
-        let socket = temporaryPath(".sock")
-        var options = LiveOptions(socketPath: socket, gpsd: nil)
-        options.settings[GDL90Settings.self].discoveryPort = discoveryPort
-        let daemon = try LiveDaemon(options: options, logger: quietLogger)
-        try daemon.start()
-        defer { daemon.stop() }
-        #expect(capture.drain().isEmpty, "nothing is sent before an EFB is heard")
-        let start = MonotonicClock.now()
+        let daemon = try EmbeddedDaemon { $0.settings[GDL90Settings.self].discoveryPort = discoveryPort }
+        daemon.advance(seconds: 3)
+        #expect(capture.take().isEmpty, "nothing is sent before an EFB is heard")
+        let start = daemon.now
         udpSend(#"{"App":"ForeFlight","GDL90":{"port":\#(capture.port)}}"#, toPort: discoveryPort)
         var first: [UInt8]?
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        while first == nil && MonotonicClock.now().seconds(since: start) < 2 {
-            let count = recv(capture.fd, &buffer, buffer.count, 0)
-            if count > 0 { first = Array(buffer[0..<count]) }
+        while first == nil && daemon.now.seconds(since: start) < 2 {
+            daemon.advance(seconds: 0.05)
+            first = capture.take().first
         }
-        let elapsed = MonotonicClock.now().seconds(since: start)
+        let elapsed = daemon.now.seconds(since: start)
         let datagram = try #require(first, "no GDL 90 within 2 s of the discovery broadcast")
         #expect(elapsed < 2)
         guard case .success(.heartbeat(let gpsValid, _, _, _, _))? = SpecDecoder.frames(datagram).first else {
@@ -248,7 +191,7 @@ struct EFBTests {
         }
         #expect(!gpsValid, "no GPS in this daemon")
         // The status counts per destination, and says how it was found.
-        let gdl90 = try #require(try ControlClient(path: socket).request("status")["status"]?["outputs"]?["gdl90"])
+        let gdl90 = try #require(try daemon.status()["outputs"]?["gdl90"])
         let destination = try #require(gdl90["destinations"]?.arrayValue?.first)
         #expect(destination["destination"] == .string("127.0.0.1:\(capture.port)"))
         #expect(destination["source"] == .string("discovered (ForeFlight)"))
@@ -290,77 +233,53 @@ struct EFBTests {
         #expect(received.utf8.count >= rounds * second.utf8.count - 16_384, "the reader got \(received.utf8.count) bytes")
     }
 
-    /// One announcement (as a forged one would be) buys 6 s of sending, not 15: a paced replay (20× real time) sends
-    /// for 6 s of replay time (the heartbeat time stamps say so) and then stops; no test waits 6 s of wall time.
+    /// One announcement (as a forged one would be) buys 6 s of sending, not 15: with the flight's fixes coming once a
+    /// second, it is sent to for 6 s of the daemon's time (the heartbeat time stamps say so) and then no more.
     @Test func oneDiscoveryAnnouncementIsSentToForSixSeconds() throws {
         let discoveryPort = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let capture = DatagramCapture()
-        let socket = temporaryPath(".sock")
-        let pid = startProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.flight), "--speed", "20", "--socket", socket,
-                                                   "--gdl90-discovery-port", String(discoveryPort)])
-        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0); unlink(socket) }
-        #expect(waitFor(seconds: 10) { access(socket, F_OK) == 0 })
-        usleep(300_000)   // a few replay seconds in, so GPS time is known
-        capture.startCollecting()
-        udpSend(#"{"App":"ForeFlight","GDL90":{"port":\#(capture.port)}}"#, toPort: discoveryPort)
-        usleep(3_000_000)   // 60 s of replay time: 6 s of sending, then silence
-        let datagrams = capture.stopCollecting()
+        let daemon = try EmbeddedDaemon { $0.settings[GDL90Settings.self].discoveryPort = discoveryPort }
+        let fixes = try TrafficTests.fixes(String(Self.flight.dropFirst("flights/".count)), from: 0, count: 30)
+        var datagrams: [[UInt8]] = []
+        for (second, fix) in fixes.enumerated() {
+            daemon.feed(.gpsFix(fix))
+            if second == 3 { udpSend(#"{"App":"ForeFlight","GDL90":{"port":\#(capture.port)}}"#, toPort: discoveryPort) }
+            daemon.advance(seconds: 1)
+            datagrams += capture.take()
+        }
+        datagrams += capture.drain()
         let (messages, failures) = specMessages(datagrams)
         #expect(failures.isEmpty)
         let times = messages.compactMap { if case .heartbeat(_, true, let seconds, _, _) = $0 { seconds } else { nil } }
         let first = try #require(times.first), last = try #require(times.last)
         #expect(last - first >= 5 && last - first <= 7, "sent from \(first) to \(last) s of day")
-        #expect(times.count == last - first + 1, "one heartbeat per replay second: \(times.count)")
+        #expect(times.count == last - first + 1, "one heartbeat per second: \(times.count)")
         print("one 43-byte announcement: \(datagrams.count) datagrams, \(datagrams.reduce(0) { $0 + $1.count }) bytes")
     }
 
     /// Two daemons that see each other (the traffic test's set-up) each emit a 0x14 for the other, at the distance and
     /// bearing from their own 0x0A that the recordings give, with the relative altitude on the pressure datum.
     @Test func twoDaemonsEmitTrafficReportsForEachOther() throws {
-        let a = try TrafficTests.fixes("igc-parser__2017-07-17-lev__FR_77hv14x1.igc", from: 3_600, count: 24)
-        var b = try TrafficTests.fixes("opensoar__aat_strepla.igc", from: 7_200, count: 24)
-        let shiftLat = a[0].latitudeDegrees! - b[0].latitudeDegrees!
-        let shiftLon = a[0].longitudeDegrees! - b[0].longitudeDegrees! + 3.0 / 60 / cos(a[0].latitudeDegrees! * .pi / 180)
-        let base = UTCInstant(year: 2026, month: 6, day: 1, hour: 12)
-        var aFixes = a
-        for index in b.indices {
-            b[index].latitudeDegrees! += shiftLat
-            b[index].longitudeDegrees! += shiftLon
-            aFixes[index].utc = base.adding(seconds: Double(index))
-            b[index].utc = base.adding(seconds: Double(index))
-            aFixes[index].altitudeMSLMeters = aFixes[index].altitudeHAEMeters
-            b[index].altitudeMSLMeters = b[index].altitudeHAEMeters
-        }
-        let portA = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p }), portB = portA + 1
+        let (aFixes, b) = try TrafficTests.twoFlightsThreeMilesApart()
         let captureA = DatagramCapture(), captureB = DatagramCapture()
-        func daemon(port: Int, peer: Int, efb: DatagramCapture) throws -> LiveDaemon {
-            var options = LiveOptions(socketPath: temporaryPath(".sock"), gpsd: nil)
-            options.settings[TrafficSettings.self].port = port
-            options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(peer)")!]
-            options.settings[GDL90Settings.self].destinations = [GDL90Settings.Destination(parsing: "127.0.0.1:\(efb.port)")!]
-            options.trafficSeed = UInt64(port)
+        let pair = try EmbeddedTrafficPair { options, index in
             options.settings[FlightSettings.self].profile = .glider
-            let daemon = try LiveDaemon(options: options, logger: quietLogger)
-            try daemon.start()
-            return daemon
+            let efb = index == 0 ? captureA : captureB
+            options.settings[GDL90Settings.self].destinations = [GDL90Settings.Destination(parsing: "127.0.0.1:\(efb.port)")!]
         }
-        let daemonA = try daemon(port: portA, peer: portB, efb: captureA)
-        let daemonB = try daemon(port: portB, peer: portA, efb: captureB)
-        defer { daemonA.stop(); daemonB.stop() }
-        captureA.startCollecting()
-        captureB.startCollecting()
         // Each cabin barometer reads the standard-atmosphere pressure of its aircraft's altitude.
-        func pascals(_ fix: GPSFix) -> Double { StandardAtmosphere.pressurePascals(pressureAltitudeFeet: fix.altitudeMSLMeters! / 0.3048) }
-        for index in aFixes.indices {
-            daemonA.submit(.gpsFix(aFixes[index]))
-            daemonA.submit(.baroPressure(pressurePascals: pascals(aFixes[index]), temperatureCelsius: nil))
-            daemonB.submit(.gpsFix(b[index]))
-            daemonB.submit(.baroPressure(pressurePascals: pascals(b[index]), temperatureCelsius: nil))
-            usleep(300_000)
+        func pascals(_ fix: GPSFix) -> RawInput {
+            .baroPressure(pressurePascals: StandardAtmosphere.pressurePascals(pressureAltitudeFeet: fix.altitudeMSLMeters! / 0.3048),
+                          temperatureCelsius: nil)
         }
-        usleep(1_200_000)   // one more tick of each daemon after the last fix
+        for index in aFixes.indices {
+            pair.feed(a: .gpsFix(aFixes[index]), b: .gpsFix(b[index]))
+            pair.feed(a: pascals(aFixes[index]), b: pascals(b[index]))
+            pair.advance(seconds: 1)
+        }
+        pair.advance(seconds: 0.2)
         for (capture, own, other, name) in [(captureA, aFixes, b, "A"), (captureB, b, aFixes, "B")] {
-            let (messages, failures) = specMessages(capture.stopCollecting())
+            let (messages, failures) = specMessages(capture.drain())
             #expect(failures.isEmpty)
             // The last second in which the cabin reading was still fresh: 2 s after the last one the ownship altitude
             // turns invalid (0xFFF), as it must.
@@ -386,7 +305,7 @@ struct EFBTests {
             #expect(abs(bearing - expectedBearing) <= 2 || abs(abs(bearing - expectedBearing) - 360) <= 2, "\(name): bearing \(bearing) vs \(expectedBearing)")
             let ownAltitude = try #require(ownship.altitudeFeet), trafficAltitude = try #require(traffic.altitudeFeet)
             let expectedRelative = (other[last].altitudeMSLMeters! - own[last].altitudeMSLMeters!) / 0.3048
-            // 25 ft steps on each side, the 1 s mean of the cabin readings, and the dead-reckoned climb over ≤ 3 s.
+            // 25 ft steps on each side, the 1 s mean of the cabin readings, and the dead-reckoned climb over ≤ 1 s.
             #expect(abs(Double(trafficAltitude - ownAltitude) - expectedRelative) <= 50,
                     "\(name): relative altitude \(trafficAltitude - ownAltitude) ft vs \(expectedRelative)")
             #expect(traffic.addressType == 1 && traffic.alert == 0 && traffic.airborne)

@@ -9,12 +9,14 @@ import Synchronization
 /// Runs the control requests that read files, one at a time, each on a thread of its own, and answers them on the
 /// event loop. They come from a person, seconds apart: a thread per request leaves none idle in between (the idle
 /// memory goal, docs/performance.md), and one at a time keeps a burst of clients from running many readers at once.
-/// When no thread can be made (a task limit) the work runs on the loop, as it did before, and the log says so.
+/// When no thread can be made (a task limit) the work runs on the loop, and the log says so. On a loop the caller
+/// drives (`usesThreads` false: the tests' embedded daemon) the work runs on the loop at once.
 final class RequestWorker: @unchecked Sendable {
     typealias Job = (work: @Sendable () -> ControlReply.Rendered, promise: EventLoopPromise<ControlReply.Rendered>)
 
     private let loop: any EventLoop
     private let logger: Logger
+    private let usesThreads: Bool
     // Confined to the loop.
     private var queue: [Job] = []
     private var running = false
@@ -22,9 +24,10 @@ final class RequestWorker: @unchecked Sendable {
     /// Threads whose work has not finished (read by `finish` from outside the loop).
     private let threads = Atomic<Int>(0)
 
-    init(loop: any EventLoop, logger: Logger) {
+    init(loop: any EventLoop, logger: Logger, usesThreads: Bool = true) {
         self.loop = loop
         self.logger = logger
+        self.usesThreads = usesThreads
     }
 
     /// Queues `work` (on the loop); the future completes on the loop with its answer, rendered off the loop too.
@@ -47,6 +50,10 @@ final class RequestWorker: @unchecked Sendable {
             promise.futureResult.whenComplete { [self] _ in   // on the loop
                 running = false
                 startNext()
+            }
+            guard usesThreads else {
+                promise.succeed(work())
+                continue
             }
             threads.add(1, ordering: .relaxed)
             do {
