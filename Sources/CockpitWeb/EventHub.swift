@@ -1,3 +1,4 @@
+import CockpitCore
 public import NIOCore
 import NIOHTTP1
 
@@ -45,7 +46,7 @@ public final class EventHub: @unchecked Sendable {
     /// The daemon's socket reached or lost (`event: link`, `{"connected":…,"reason":…}`).
     public func publish(connected: Bool, reason: String?) {
         eventLoop.execute { [self] in
-            let reasonJSON = reason.map { "\"" + JSONText.escaped($0) + "\"" } ?? "null"
+            let reasonJSON = JSONWriter.string(reason.map { .string($0) } ?? .null)
             lastLink = ServerSentEvents.event("link", data: "{\"connected\":\(connected),\"reason\":\(reasonJSON)}")
             if !connected { lastSnapshot = nil }
             broadcast(lastLink)
@@ -66,29 +67,5 @@ public final class EventHub: @unchecked Sendable {
     private func write(_ text: String, to channel: any Channel) {
         let buffer = channel.allocator.buffer(string: text)
         channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
-    }
-}
-
-/// A string as the inside of a JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped.
-enum JSONText {
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }
