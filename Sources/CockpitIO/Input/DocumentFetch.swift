@@ -36,6 +36,8 @@ public enum DocumentLocation: Sendable, Equatable, CustomStringConvertible {
 public struct FetchedDocument: Sendable {
     public var bytes: [UInt8]
     public var ageSeconds: Double?
+    /// True when `ageSeconds` is to the millisecond (a file); HTTP's dates are whole seconds.
+    public var ageIsExact = false
 }
 
 /// Reads a document once, with a size limit and a deadline: a file, or a plain HTTP/1.1 GET over a TCP socket. The
@@ -79,7 +81,7 @@ public enum DocumentFetch {
         clock_gettime(CLOCK_REALTIME, &now)
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         let age = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - modified
-        return .success(FetchedDocument(bytes: bytes, ageSeconds: age))
+        return .success(FetchedDocument(bytes: bytes, ageSeconds: age, ageIsExact: true))
     }
 
     static func get(_ endpoint: NetworkEndpoint, path: String, maximumBytes: Int,

@@ -1,9 +1,9 @@
 public import CockpitCore
 
 /// readsb's, dump1090-fa's or dump1090-mutability's `aircraft.json`, polled, as a line source (`adsb-json`): each line
-/// is one aircraft that `AircraftJSONFramer` cut out of a document with the document's `now`, or a refusal. An aircraft
-/// becomes one observation, its values heard `seen` seconds and its position `seen_pos` seconds before the line
-/// arrived. A position already passed on (the same coordinates heard at the same time, polled again) is left out; one
+/// is one aircraft that `AircraftJSONFramer` cut out of a document with the document's `now` (and its age when read, if
+/// known), or a refusal. An aircraft becomes one observation, its values heard `seen` seconds and its position
+/// `seen_pos` seconds before the document was written. A position already passed on (the same coordinates heard at the same time, polled again) is left out; one
 /// heard longer ago than the source's staleness limit is not fresh traffic and is left out too, as is an aircraft not
 /// heard for that long.
 public struct ADSBJSONWireDecoder: RadioLineDecoder {
@@ -42,6 +42,11 @@ public struct ADSBJSONWireDecoder: RadioLineDecoder {
             return .failure(refused.stringValue.flatMap(AircraftJSONRejection.init(rawValue:)) ?? .notJSON)
         }
         guard let now = envelope["now"]?.doubleValue, now.isFinite else { return .failure(.now) }
+        var documentAgeSeconds = 0.0
+        if let value = envelope["age"] {
+            guard let seconds = value.doubleValue, seconds >= 0, seconds <= 60 else { return .failure(.now) }
+            documentAgeSeconds = seconds
+        }
         guard let object = envelope["aircraft"]?.objectValue else { return .failure(.notObject) }
         let aircraft: AircraftJSONAircraft
         switch AircraftJSONAircraft.read(object) {
@@ -49,16 +54,16 @@ public struct ADSBJSONWireDecoder: RadioLineDecoder {
         case .success(let read): aircraft = read
         }
         let staleSeconds = Self.kind.staleAfterSeconds
-        guard aircraft.seenSeconds <= staleSeconds else { return .success(nil) }
+        guard documentAgeSeconds + aircraft.seenSeconds <= staleSeconds else { return .success(nil) }
         var o = RadioObservation(source: Self.kind, address: aircraft.address)
-        o.heardSecondsAgo = aircraft.seenSeconds
+        o.heardSecondsAgo = documentAgeSeconds + aircraft.seenSeconds
         if let lat = aircraft.latitudeDegrees, let lon = aircraft.longitudeDegrees, let age = aircraft.positionSeenSeconds,
-           age <= staleSeconds {
+           documentAgeSeconds + age <= staleSeconds {
             let position = PassedPosition(atReceiverSeconds: now - age, latitudeDegrees: lat, longitudeDegrees: lon)
             if !isPassed(position, address: aircraft.address) {
                 o.latitudeDegrees = lat
                 o.longitudeDegrees = lon
-                o.positionHeardSecondsAgo = age
+                o.positionHeardSecondsAgo = documentAgeSeconds + age
                 remember(position, address: aircraft.address, now: now)
             }
         }

@@ -27,7 +27,9 @@ public enum AircraftJSONRejection: String, Error, Sendable, CaseIterable {
 
 /// One `aircraft.json` document (readsb, dump1090-fa, dump1090-mutability `--write-json`) cut into the lines the
 /// `adsb-json` source records and decodes: one line per aircraft that has sent a message since the last document,
-/// `{"now":<the document's now>,"aircraft":<the aircraft's object, byte for byte>}`; an aircraft that has not (its
+/// `{"now":<the document's now>,"aircraft":<the aircraft's object, byte for byte>}`, with `"age":<seconds>` after
+/// `now` when the reader knows how old the document was when read (a local file: its modification time against the
+/// same clock); an aircraft that has not (its
 /// `now − seen` unchanged) gives no line, so a recording holds what was heard, not the same aircraft once a poll. A
 /// document or an aircraft that cannot be cut out is one line `{"refused":"<reason>"}`. One aircraft that cannot be
 /// read never costs the others: a document cut off mid-way gives every aircraft before the cut and a refusal.
@@ -49,8 +51,9 @@ public struct AircraftJSONFramer: Sendable {
 
     public init() {}
 
-    /// The lines for one document, in the document's order.
-    public mutating func lines(of document: [UInt8]) -> [String] {
+    /// The lines for one document, in the document's order. `ageSeconds`: how long before it was read the document
+    /// was written, when known to the millisecond (nil otherwise; values outside 0…60 s are not used).
+    public mutating func lines(of document: [UInt8], ageSeconds: Double? = nil) -> [String] {
         guard document.count <= Self.maximumDocumentBytes else { return [Self.refusal(.tooLarge)] }
         var scanner = JSONScanner(bytes: document, maximumDepth: Self.maximumDepth)
         let scanned = scanner.document()
@@ -59,7 +62,10 @@ public struct AircraftJSONFramer: Sendable {
         guard let nowRange = scanned.now, let now = documentNow else {
             return [Self.refusal(scanned.failure ?? (scanned.sawAircraft ? .now : .noAircraftList))]
         }
-        let nowText = String(decoding: document[nowRange], as: UTF8.self)
+        var nowText = String(decoding: document[nowRange], as: UTF8.self)
+        if let ageSeconds, ageSeconds >= 0, ageSeconds <= 60 {
+            nowText += ",\"age\":" + String((ageSeconds * 1000).rounded() / 1000)
+        }
         var current: [String: Double] = [:]
         for range in scanned.aircraft {
             guard document[range.lowerBound] == UInt8(ascii: "{") else { lines.append(Self.refusal(.notObject)); continue }
