@@ -114,7 +114,7 @@ public final class DaemonHost: @unchecked Sendable {
             logger.warning("refused \(request.name) from \(who): not root or in group \(authorization.groupName)")
             return .now(.failure(.init(.permissionDenied, "\(request.name) needs root or membership of group \(authorization.groupName)")))
         }
-        return handler.run(request, self)
+        return handler.run(request, RequestContext(host: self))
     }
 
     static let versionRequest = RequestHandler(RequestName.version) { _, _ in

@@ -8,20 +8,20 @@ import Glibc
 extension AirfieldSettings {
     public static var requests: [RequestHandler] {
         [
-            RequestHandler(RequestName.nearest) { request, host in
-                NearestRequest.parse(request.body).flatMap { AirfieldQueries.nearest($0, host: host) }
+            RequestHandler(RequestName.nearest) { request, context in
+                NearestRequest.parse(request.body).flatMap { AirfieldQueries.nearest($0, context: context) }
             },
-            RequestHandler(RequestName.airfield) { request, host in
-                AirfieldRequest.parse(request.body).flatMap { AirfieldQueries.airfield($0, host: host) }
+            RequestHandler(RequestName.airfield) { request, context in
+                AirfieldRequest.parse(request.body).flatMap { AirfieldQueries.airfield($0, context: context) }
             },
         ]
     }
 }
 
 enum AirfieldQueries {
-    static func store(_ host: DaemonHost) -> Result<AirfieldStore, ControlProtocol.Failure> {
-        guard let store = host.runner.airfields?.store else {
-            return .failure(.init(.noDatabase, host.runner.airfields?.unavailableReason ?? "no airfield database configured (--airfields FILE)"))
+    static func store(_ context: RequestContext) -> Result<AirfieldStore, ControlProtocol.Failure> {
+        guard let store = context.airfields?.store else {
+            return .failure(.init(.noDatabase, context.airfields?.unavailableReason ?? "no airfield database configured (--airfields FILE)"))
         }
         return .success(store)
     }
@@ -37,13 +37,13 @@ enum AirfieldQueries {
         return filter
     }
 
-    static func nearest(_ request: NearestRequest, host: DaemonHost) -> Result<ControlAnswer, ControlProtocol.Failure> {
+    static func nearest(_ request: NearestRequest, context: RequestContext) -> Result<ControlAnswer, ControlProtocol.Failure> {
         let store: AirfieldStore
-        switch Self.store(host) {
+        switch Self.store(context) {
         case .success(let opened): store = opened
         case .failure(let failure): return .failure(failure)
         }
-        let snapshot = host.runner.snapshot
+        let snapshot = context.snapshot
         let (utc, dateSource) = dateForDeclination(snapshot)
         let filter = Self.filter(request, profile: snapshot.configuration.aircraft)
         let at = request.at.map { (latitude: $0.latitudeDegrees, longitude: $0.longitudeDegrees) }
@@ -77,13 +77,13 @@ enum AirfieldQueries {
         }
     }
 
-    static func airfield(_ request: AirfieldRequest, host: DaemonHost) -> Result<ControlAnswer, ControlProtocol.Failure> {
+    static func airfield(_ request: AirfieldRequest, context: RequestContext) -> Result<ControlAnswer, ControlProtocol.Failure> {
         let store: AirfieldStore
-        switch Self.store(host) {
+        switch Self.store(context) {
         case .success(let opened): store = opened
         case .failure(let failure): return .failure(failure)
         }
-        let (utc, dateSource) = dateForDeclination(host.runner.snapshot)
+        let (utc, dateSource) = dateForDeclination(context.snapshot)
         let ident = request.ident, weather = request.weather
         do {
             let airfield: Airfield?

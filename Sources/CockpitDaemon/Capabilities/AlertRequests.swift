@@ -7,10 +7,10 @@ import CockpitProtocol
 extension AlertSettings {
     public static var requests: [RequestHandler] {
         [
-            RequestHandler(RequestName.alertsAck, mutating: true) { _, host in
-                let before = host.runner.engine.alerts.active.filter { $0.acknowledgeable && !$0.acknowledged }.map(\.id)
-                host.ingestCommand(.acknowledgeAlerts)
-                let after = Set(host.runner.engine.alerts.active.filter { $0.acknowledgeable && !$0.acknowledged }.map(\.id))
+            RequestHandler(RequestName.alertsAck, mutating: true) { _, context in
+                let before = context.engine.alerts.active.filter { $0.acknowledgeable && !$0.acknowledged }.map(\.id)
+                context.command(.acknowledgeAlerts)
+                let after = Set(context.engine.alerts.active.filter { $0.acknowledgeable && !$0.acknowledged }.map(\.id))
                 let acknowledged = before.filter { !after.contains($0) }
                 return .success(ControlAnswer(type: RequestName.alertsAck, key: "result", body: .object([
                     "acknowledged": .array(acknowledged.map(JSONValue.string)),
@@ -18,9 +18,9 @@ extension AlertSettings {
                                                             : "acknowledged: \(acknowledged.joined(separator: ", "))"),
                 ])))
             },
-            RequestHandler(RequestName.alertsMute, mutating: true) { request, host in
+            RequestHandler(RequestName.alertsMute, mutating: true) { request, context in
                 MuteRequest.parse(request.body).map { mute in
-                    host.ingestMute(seconds: mute.seconds)
+                    context.muteTraffic(seconds: mute.seconds)
                     let message = mute.seconds == 0 ? "traffic alerts on again"
                         : "traffic alerts muted for \(TrafficCallouts.durationText(mute.seconds)) (never hypoxia)"
                     return ControlAnswer(type: RequestName.alertsMute, key: "result", body: .object([
@@ -28,13 +28,13 @@ extension AlertSettings {
                     ]))
                 }
             },
-            RequestHandler(RequestName.alertsTest, mutating: true) { _, host in
-                let before = host.runner.engine.alerts.announcements
-                host.ingestCommand(.testAnnouncement)
-                let spoken = host.runner.engine.alerts.announcements > before
-                let audio = host.runner.outputs.first { $0.name == AlertAudioOutput.outputName }
+            RequestHandler(RequestName.alertsTest, mutating: true) { _, context in
+                let before = context.engine.alerts.announcements
+                context.command(.testAnnouncement)
+                let spoken = context.engine.alerts.announcements > before
+                let audio = context.output(AlertAudioOutput.self)
                 let message: String
-                if !host.runner.engine.configuration.alerts.voiceEnabled {
+                if !context.engine.configuration.alerts.voiceEnabled {
                     message = "not spoken: the voice is switched off (no-voice)"
                 } else if !spoken {
                     message = "not now: the voice is busy with an alert"

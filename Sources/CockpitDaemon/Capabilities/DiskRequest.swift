@@ -7,8 +7,8 @@ import Glibc
 /// Read-only, off the loop (statvfs and stat touch the file system, which a busy or failing card can make slow).
 enum DiskRequest {
     static func handler() -> RequestHandler {
-        RequestHandler(RequestName.disk, offLoop: { _, host in
-            let log = host.runner.outputs.lazy.compactMap({ $0 as? FlightLogOutput }).first
+        RequestHandler(RequestName.disk, offLoop: { _, context in
+            let log = context.output(FlightLogOutput.self)
             let path = log?.path, limit = log?.limitBytes
             return .success {
                 .success(ControlAnswer(type: RequestName.disk, key: "disk", body: .object(json(flightLogPath: path, limitBytes: limit,

@@ -3,18 +3,18 @@ import CockpitIO
 import CockpitProtocol
 
 /// The flight log's control requests. They read the file through their own read-only connection (WAL: readers never
-/// block the writer), on the host's request worker thread: the GPX export of the 4.5-hour bench flight took ≈ 78 ms on
+/// block the writer), on the request worker's thread: the GPX export of the 4.5-hour bench flight took ≈ 78 ms on
 /// the event loop here (several times that on a Pi), and every GPS fix, traffic report and other client waited for it.
 extension FlightLogSettings {
     public static var requests: [RequestHandler] {
         [
-            RequestHandler(RequestName.history, offLoop: { request, host in
+            RequestHandler(RequestName.history, offLoop: { request, context in
                 HistoryRequest.parse(request.body).flatMap { parsed in
-                    FlightLogQueries.reading(host) { try FlightLogQueries.history(parsed, reader: $0) }
+                    FlightLogQueries.reading(context) { try FlightLogQueries.history(parsed, reader: $0) }
                 }
             }),
-            RequestHandler(RequestName.flights, offLoop: { _, host in
-                FlightLogQueries.reading(host) { reader in
+            RequestHandler(RequestName.flights, offLoop: { _, context in
+                FlightLogQueries.reading(context) { reader in
                     // Each flight with its close encounters (closest approach per target: docs/radio-traffic.md).
                     let flights = try reader.flights().map { flight -> JSONValue in
                         var object = flight.json
@@ -28,9 +28,9 @@ extension FlightLogSettings {
                     ])
                 }
             }),
-            RequestHandler(RequestName.export, offLoop: { request, host in
+            RequestHandler(RequestName.export, offLoop: { request, context in
                 ExportRequest.parse(request.body).flatMap { parsed in
-                    FlightLogQueries.reading(host) { reader in
+                    FlightLogQueries.reading(context) { reader in
                         guard let text = try reader.export(flightID: parsed.flight, format: parsed.format, software: CockpitVersion.full) else {
                             throw FlightLogQueries.NotFound(flight: parsed.flight)
                         }
@@ -51,9 +51,9 @@ enum FlightLogQueries {
 
     /// On the loop: the flight log's path, or the failure when there is none. The work returned opens the file and
     /// runs `body` off the loop.
-    static func reading(_ host: DaemonHost, _ body: @escaping @Sendable (FlightLogReader) throws -> ControlAnswer)
+    static func reading(_ context: RequestContext, _ body: @escaping @Sendable (FlightLogReader) throws -> ControlAnswer)
         -> Result<RequestHandler.Work, ControlProtocol.Failure> {
-        guard let output = host.runner.outputs.lazy.compactMap({ $0 as? FlightLogOutput }).first else {
+        guard let output = context.output(FlightLogOutput.self) else {
             return .failure(.init(.noDatabase, "no flight log (cockpitd --flight-log FILE)"))
         }
         let path = output.path

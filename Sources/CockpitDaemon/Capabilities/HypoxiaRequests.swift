@@ -6,10 +6,10 @@ import CockpitProtocol
 extension HypoxiaSettings {
     public static var requests: [RequestHandler] {
         [
-            RequestHandler(RequestName.hypoxiaAck, mutating: true) { _, host in
-                let before = host.runner.engine.hypoxia.acknowledgedUntil
-                host.ingestCommand(.acknowledgeHypoxia)
-                let after = host.runner.engine.hypoxia.acknowledgedUntil
+            RequestHandler(RequestName.hypoxiaAck, mutating: true) { _, context in
+                let before = context.engine.hypoxia.acknowledgedUntil
+                context.command(.acknowledgeHypoxia)
+                let after = context.engine.hypoxia.acknowledgedUntil
                 let acknowledged = after != nil && after != before
                 return .success(ControlAnswer(type: RequestName.hypoxiaAck, key: "result", body: .object([
                     "acknowledged": .bool(acknowledged),
