@@ -71,8 +71,6 @@ public struct InputDecoder: Sendable {
             return nil
         case .gpsFix(let fix):
             return .gps(.fix(fix))
-        case .gpsSource(let event):
-            return .gpsSource(event)
         case .command(let command):
             return .command(command)
         case .muteTraffic(let seconds):

@@ -10,7 +10,6 @@ public enum RawInput: Sendable, Equatable {
     case lineSourceLink(source: String, LineSourceLink)
     /// A fix from a source that is not gpsd (an IGC B record), already in core units.
     case gpsFix(GPSFix)
-    case gpsSource(GPSSourceEvent)
     /// A raw record of a source whose input is not lines of text (the barometer's `BaroRecord`, the traffic port's
     /// `TrafficDatagram`), decoded by that source's decoder (`WireSources.all`).
     case record(SourceRecord)
@@ -32,13 +31,14 @@ extension RawInput {
     /// One source's record.
     public static func record(_ record: some WireRecord) -> RawInput { .record(SourceRecord(record)) }
 
-    /// The input source this came from, if a registered source's (`WireSources`): a line's, a line source's connection
-    /// change, a record's.
+    /// The input source whose read this is, if a registered source's (`WireSources`): a line's, a record's. A line
+    /// source's connection change is its adapter's own event, not something it read: nil, as for the inputs that are
+    /// no source's.
     public var sourceName: String? {
         switch self {
-        case .line(let source, _), .lineSourceLink(let source, _): source
+        case .line(let source, _): source
         case .record(let wrapped): type(of: wrapped.record).source
-        case .gpsFix, .gpsSource, .command, .muteTraffic: nil
+        case .lineSourceLink, .gpsFix, .command, .muteTraffic: nil
         }
     }
 

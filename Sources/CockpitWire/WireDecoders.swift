@@ -27,6 +27,9 @@ extension WireDecoder {
 /// The decoder of one line-oriented input source: one line, verbatim as the source sent it, in; the core event it
 /// means out (nil when the line means nothing to the core).
 public protocol WireLineDecoder: WireDecoder {
+    /// The kind of the source's connection changes in a recording, before `.connected` / `.disconnected` (default:
+    /// the source's name).
+    static var linkKind: String { get }
     mutating func decode(_ line: String) -> Event?
     /// The core event for the source's connection coming or going (none by default).
     func link(_ link: LineSourceLink) -> Event?
@@ -34,8 +37,9 @@ public protocol WireLineDecoder: WireDecoder {
 
 extension WireLineDecoder {
     public func link(_ link: LineSourceLink) -> Event? { nil }
-    /// A line's kind is the source's name; its connection changes are `<source>.connected` and `.disconnected`.
-    public static var recordKinds: [String] { [source, source + ".connected", source + ".disconnected"] }
+    public static var linkKind: String { source }
+    /// A line's kind is the source's name; its connection changes are `<linkKind>.connected` and `.disconnected`.
+    public static var recordKinds: [String] { [source, linkKind + ".connected", linkKind + ".disconnected"] }
     public static var decodesLines: Bool { true }
 }
 

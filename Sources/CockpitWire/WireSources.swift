@@ -45,6 +45,7 @@ public enum WireSources {
         BaroDescriptor.self,
         TrafficPortDescriptor.self,
         SBSDescriptor.self,
+        ADSBJSONDescriptor.self,
         FLARMDescriptor.self,
         OGNDescriptor.self,
         OGNAPRSISDescriptor.self,
@@ -64,6 +65,11 @@ public enum WireSources {
     public static let recordSources: [any WireRecordDecoder.Type] = decoders.compactMap { $0 as? any WireRecordDecoder.Type }
 
     public static func isLineSource(_ source: String) -> Bool { lineSources.contains { $0.source == source } }
+
+    /// The line source whose connection changes have `linkKind` (`gps` for gpsd's, a radio source's name).
+    public static func lineSource(forLinkKind linkKind: String) -> (any WireLineDecoder.Type)? {
+        lineSources.first { $0.linkKind == linkKind }
+    }
 
     /// Every source's name, lines and records alike.
     public static var names: [String] { decoders.map { $0.source } }

@@ -45,7 +45,7 @@ struct GPSDReconnectDelayTests {
         let connects = Atomic<Int>(0)
         let source = GPSDSource(endpoint: .init(host: "127.0.0.1", port: String(server.port)), loop: group.next(),
                                 retriesAsLocal: false) { input in
-            if case .gpsSource(.connected) = input.input { connects.add(1, ordering: .relaxed) }
+            if case .lineSourceLink("gpsd", .connected) = input.input { connects.add(1, ordering: .relaxed) }
         }
         source.start()
         usleep(3_000_000)

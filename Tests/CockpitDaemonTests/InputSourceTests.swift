@@ -32,12 +32,25 @@ import CockpitWire
     @Test func recordKindsBelongToOneSource() throws {
         let kinds = WireSources.decoders.flatMap { $0.recordKinds }
         #expect(Set(kinds).count == kinds.count)
-        for decoder in WireSources.decoders where decoder.decodesLines {
+        for decoder in WireSources.lineSources {
             let timed = try RecordingFormat.decode(#"{"t":5,"k":"\#(decoder.source)","line":"x"}"#, lineNumber: 2)
             #expect(timed.input == .line(source: decoder.source, text: "x"))
-            let link = try RecordingFormat.decode(#"{"t":5,"k":"\#(decoder.source).disconnected","reason":"r"}"#, lineNumber: 3)
+            let link = try RecordingFormat.decode(#"{"t":5,"k":"\#(decoder.linkKind).disconnected","reason":"r"}"#, lineNumber: 3)
             #expect(link.input == .lineSourceLink(source: decoder.source, .disconnected(reason: "r")))
         }
+    }
+
+    /// gpsd is a line source like the others, and its connection changes stay `gps.connected` / `gps.disconnected`
+    /// on disk (docs/recording-format.md), decoded into the core's GPS source events.
+    @Test func gpsdsConnectionChangesKeepTheirRecordedKinds() throws {
+        let line = #"{"t":5,"k":"gps.connected","endpoint":"localhost:2947"}"#
+        let timed = try RecordingFormat.decode(line, lineNumber: 2)
+        #expect(timed.input == .lineSourceLink(source: "gpsd", .connected(endpoint: "localhost:2947")))
+        #expect(RecordingFormat.encode(timed) == line)
+        var decoder = InputDecoder()
+        #expect(decoder.decode(timed.input) == .gpsSource(.connected(endpoint: "localhost:2947")))
+        let lost = RawInput.lineSourceLink(source: "gpsd", .disconnected(reason: "gpsd closed the connection"))
+        #expect(decoder.decode(lost) == .gpsSource(.disconnected(reason: "gpsd closed the connection")))
     }
 
     /// What a live recording's header says of the inputs, as docs/recording-format.md shows it: gpsd's endpoint, the

@@ -54,7 +54,11 @@ public final class GPSDSource: Sendable {
     /// A connection event, stamped now, applied on the loop after everything delivered before it.
     private func submit(_ event: GPSSourceEvent) {
         let time = MonotonicClock.now(), deliver = self.deliver
-        loop.execute { deliver(TimedInput(time: time, input: .gpsSource(event))) }
+        let link: LineSourceLink = switch event {
+        case .connected(let endpoint): .connected(endpoint: endpoint)
+        case .disconnected(let reason): .disconnected(reason: reason)
+        }
+        loop.execute { deliver(TimedInput(time: time, input: .lineSourceLink(source: GPSDWireDecoder.source, link))) }
     }
 
     private var isStopped: Bool { stopSignal.isStopped }
@@ -122,7 +126,7 @@ public final class GPSDSource: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         LineSourceHandler(source: GPSDWireDecoder.source, maximumLineBytes: GPSDReportDecoder.maximumLineBytes,
                                           closedReason: "gpsd closed the connection",
-                                          disconnected: { .gpsSource(.disconnected(reason: $0)) },
+                                          disconnected: { .lineSourceLink(source: GPSDWireDecoder.source, .disconnected(reason: $0)) },
                                           deliver: deliver, isStopped: stopped))
                 }
             }.withConnectedSocket(fd).wait()

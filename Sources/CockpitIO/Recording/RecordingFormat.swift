@@ -115,20 +115,14 @@ public enum RecordingFormat {
             object["k"] = .string(source)
             object["line"] = .string(text)
         case .lineSourceLink(let source, .connected(let endpoint)):
-            object["k"] = .string(source + ".connected")
+            object["k"] = .string(linkKind(source) + ".connected")
             object["endpoint"] = .string(endpoint)
         case .lineSourceLink(let source, .disconnected(let reason)):
-            object["k"] = .string(source + ".disconnected")
+            object["k"] = .string(linkKind(source) + ".disconnected")
             object["reason"] = .string(reason)
         case .gpsFix(let fix):
             object["k"] = .string("fix")
             object["fix"] = .object(encode(fix))
-        case .gpsSource(.connected(let endpoint)):
-            object["k"] = .string("gps.connected")
-            object["endpoint"] = .string(endpoint)
-        case .gpsSource(.disconnected(let reason)):
-            object["k"] = .string("gps.disconnected")
-            object["reason"] = .string(reason)
         case .record(let wrapped):
             object["k"] = .string(wrapped.record.kind)
             for (key, value) in wrapped.record.fields.members { object[key] = value }
@@ -177,17 +171,17 @@ public enum RecordingFormat {
         let input: RawInput
         switch kind {
         case let source where WireSources.isLineSource(source): input = .line(source: source, text: try string("line"))
-        case let link where link.hasSuffix(".connected") && WireSources.isLineSource(String(link.dropLast(".connected".count))):
-            input = .lineSourceLink(source: String(link.dropLast(".connected".count)), .connected(endpoint: try string("endpoint")))
-        case let link where link.hasSuffix(".disconnected") && WireSources.isLineSource(String(link.dropLast(".disconnected".count))):
-            input = .lineSourceLink(source: String(link.dropLast(".disconnected".count)), .disconnected(reason: try string("reason")))
+        case let link where link.hasSuffix(".connected") && WireSources.lineSource(forLinkKind: String(link.dropLast(".connected".count))) != nil:
+            let source = WireSources.lineSource(forLinkKind: String(link.dropLast(".connected".count)))?.source ?? ""
+            input = .lineSourceLink(source: source, .connected(endpoint: try string("endpoint")))
+        case let link where link.hasSuffix(".disconnected") && WireSources.lineSource(forLinkKind: String(link.dropLast(".disconnected".count))) != nil:
+            let source = WireSources.lineSource(forLinkKind: String(link.dropLast(".disconnected".count)))?.source ?? ""
+            input = .lineSourceLink(source: source, .disconnected(reason: try string("reason")))
         case "fix":
             guard let object = value["fix"]?.objectValue, let fix = decodeFix(object) else {
                 throw .badLine(line: lineNumber, reason: "bad fix")
             }
             input = .gpsFix(fix)
-        case "gps.connected": input = .gpsSource(.connected(endpoint: try string("endpoint")))
-        case "gps.disconnected": input = .gpsSource(.disconnected(reason: try string("reason")))
         case "command":
             guard let command = Command(rawValue: try string("command")) else {
                 throw .badLine(line: lineNumber, reason: "unknown command")
@@ -213,6 +207,11 @@ public enum RecordingFormat {
             }
         }
         return TimedInput(time: MonotonicInstant(nanoseconds: t), input: input)
+    }
+
+    /// The kind of a line source's connection changes (`WireLineDecoder.linkKind`: gpsd's are `gps.connected`, …).
+    static func linkKind(_ source: String) -> String {
+        WireSources.lineSources.first { $0.source == source }?.linkKind ?? source
     }
 
     static func encode(_ fix: GPSFix) -> JSONObject {
