@@ -46,11 +46,15 @@ public final class EventHub: @unchecked Sendable {
     /// The daemon's socket reached or lost (`event: link`, `{"connected":…,"reason":…}`).
     public func publish(connected: Bool, reason: String?) {
         eventLoop.execute { [self] in
-            let reasonJSON = JSONWriter.string(reason.map { .string($0) } ?? .null)
-            lastLink = ServerSentEvents.event("link", data: "{\"connected\":\(connected),\"reason\":\(reasonJSON)}")
+            lastLink = ServerSentEvents.event("link", data: Self.linkData(connected: connected, reason: reason))
             if !connected { lastSnapshot = nil }
             broadcast(lastLink)
         }
+    }
+
+    /// The link event's data: `{"connected":…,"reason":…}`, the reason a JSON string (or null) whatever it holds.
+    static func linkData(connected: Bool, reason: String?) -> String {
+        "{\"connected\":\(connected),\"reason\":\(JSONWriter.string(reason.map { .string($0) } ?? .null))}"
     }
 
     /// A comment on every stream, so that an idle stream (the daemon away) is not taken for a dead one.

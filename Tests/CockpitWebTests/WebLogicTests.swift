@@ -19,6 +19,17 @@ struct WebLogicTests {
         #expect(ServerSentEvents.keepAlive.hasPrefix(":"))
     }
 
+    // RFC 8259 §7: quotation mark, reverse solidus and the control characters U+0000 to U+001F must be escaped. The
+    // reason is a daemon's error text, which may hold any of them.
+    @Test func theLinkEventIsJSONWhateverTheReasonHolds() throws {
+        #expect(EventHub.linkData(connected: true, reason: nil) == #"{"connected":true,"reason":null}"#)
+        let reason = "connect(\"/run/cockpitd.sock\"): No such file\n\tC:\\path \u{1}\u{1F} — end"
+        let data = EventHub.linkData(connected: false, reason: reason)
+        #expect(data == #"{"connected":false,"reason":"connect(\"/run/cockpitd.sock\"): No such file\n\tC:\\path \u0001\u001f — end"}"#)
+        let parsed = try JSONParser.parse(data)
+        #expect(parsed["reason"]?.stringValue == reason && parsed["connected"] == .bool(false))
+    }
+
     @Test func routes() {
         #expect(WebRoute.decode(method: "GET", target: "/") == .asset("/"))
         #expect(WebRoute.decode(method: "HEAD", target: "/index.html") == .asset("/"))
