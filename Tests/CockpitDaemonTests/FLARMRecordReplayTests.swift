@@ -3,14 +3,17 @@ import Testing
 import CockpitClient
 import CockpitCore
 import CockpitDaemon
+import CockpitEmbedded
 import CockpitIO
 import CockpitTestSupport
 import CockpitWire
 
 /// A flight with FLARM traffic, recorded live and replayed: the real PowerFLARM head-on log (FLARM's built-in
-/// scenario, ../shared/data/radio-traffic/SOURCE.md) written through a pseudo-terminal while Debian's gpsd gives the
-/// own fixes and the daemon records with `--record`. The replay must give what live gave: the same observations, the
-/// same last fresh GDL 90 0x14 (decoded by the specification decoder, GDL90SpecDecoder.swift) and the same radar.
+/// scenario, ../shared/data/radio-traffic/SOURCE.md) fed as the FLARM port's lines to the live daemon (embedded, on
+/// virtual time) while own fixes come once a second, and the daemon records with `--record`. (The FLARM port's pty and
+/// gpsd themselves are FLARMSpecPtyTests' and GPSDIntegrationTests'.) The replay must give what live gave: the same
+/// observations, the same last fresh GDL 90 0x14 (decoded by the specification decoder, GDL90SpecDecoder.swift) and
+/// the same radar.
 @Suite("FLARM recorded and replayed", .serialized)
 struct FLARMRecordReplayTests {
     @Test func aRecordedFLARMFlightReplaysTheSameRadarAndGDL90() throws {
@@ -19,62 +22,52 @@ struct FLARMRecordReplayTests {
         let recording = temporaryPath(".rec")
         defer { unlink(recording) }
 
-        // Live: gpsd, the pty, the recording and an EFB listening for GDL 90.
-        let pty = try #require(openPseudoTerminal())
-        defer { close(pty.master) }
-        let gpsd = RealGPSD()
-        gpsd.start()
-        let socket = temporaryPath(".sock")
-        var options = LiveOptions(socketPath: socket, recordPath: recording, gpsd: gpsd.endpoint)
-        try options.settings.give("flarm-device", pty.path)
+        // Live: the recording and an EFB listening for GDL 90.
         let liveEFB = DatagramCapture()
-        liveEFB.startCollecting()
-        try options.settings.give("gdl90-to", "127.0.0.1:\(liveEFB.port)")
-        let daemon = try LiveDaemon(options: options, logger: quietLogger)
-        try daemon.start()
+        let flarmDevice = "/dev/ttyFLARM"   // named in the recording's header; the embedded daemon opens no device
+        let daemon = try EmbeddedDaemon { options in
+            options.settings[RecordingSettings.self].path = recording
+            try options.settings.give("flarm-device", flarmDevice)
+            try options.settings.give("gdl90-to", "127.0.0.1:\(liveEFB.port)")
+        }
         var second = 0
         func feedOwnFix() {
-            let epoch = NMEAWriter.Epoch(utc: UTCInstant(year: 2026, month: 11, day: 27, hour: 12, second: Double(second)),
-                                         latitude: -48.876, longitude: -123.393, altitudeMSLMeters: 500, speedKnots: 97, trackDegrees: 0)
-            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
+            daemon.feed(.gpsFix(GPSFix(utc: UTCInstant(year: 2026, month: 11, day: 27, hour: 12, second: Double(second)),
+                                       mode: .threeDimensional, latitudeDegrees: -48.876, longitudeDegrees: -123.393,
+                                       altitudeMSLMeters: 500, groundSpeedMetersPerSecond: UnitConversions.metersPerSecond(fromKnots: 97),
+                                       trackTrueDegrees: 0, climbMetersPerSecond: 0)))
             second += 1
         }
-        #expect(waitFor(seconds: 5) {
+        daemon.feed(.lineSourceLink(source: EmbeddedDaemon.Source.flarm.name, .connected(endpoint: flarmDevice)))
+        for _ in 0..<3 {
             feedOwnFix()
-            usleep(200_000)
-            return ADSBIntegrationTests.radio(socket)?["sources"]?["flarm"]?["connected"] == .bool(true)
-                && gpsStatus(socket)?["status"] == .string("valid")
-        })
-        for line in lines {
-            let bytes = Array((line + "\r\n").utf8)
-            _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            usleep(2_000)
+            daemon.advance(seconds: 1)
         }
-        _ = waitFor(seconds: 5) { ADSBIntegrationTests.radio(socket)?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count) }
+        #expect(try daemon.status()["gps"]?["status"] == .string("valid"))
+        for line in lines {
+            daemon.feed(.flarm, line)
+            daemon.advance(seconds: 0.002)
+        }
+        #expect(try daemon.status()["radioTraffic"]?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count))
         // Two more seconds of own fixes, as gpsd gives them in flight: the recording holds the inputs, not the clock,
         // so the GDL 90 seconds after the last FLARM line are in the replay only when inputs span them.
         for _ in 0..<4 {
             feedOwnFix()
-            usleep(500_000)
+            daemon.advance(seconds: 0.5)
         }
         // The live status to compare, read at once after an input the recording holds (one more heartbeat line), so
-        // that the replay can be stopped at that very instant: three tries, each kept with its instant.
+        // that the replay can be stopped at that very instant.
         let heartbeat = "$PFLAU,1,1,2,1,0,,0,,,*4D"
         var candidates: [JSONValue] = []
-        let client = try ControlClient(path: socket, receiveTimeoutSeconds: 2)
         for extra in 1...3 {
-            let bytes = Array((heartbeat + "\r\n").utf8)
-            _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            var status: JSONValue?
-            _ = waitFor(seconds: 2) {
-                status = try? client.request("status")["status"]
-                return status?["radioTraffic"]?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count + extra)
-            }
-            if let status { candidates.append(status) }
-            usleep(150_000)
+            daemon.feed(.flarm, heartbeat)
+            let status = try daemon.status()
+            #expect(status["radioTraffic"]?["sources"]?["flarm"]?["lines"]?.int64Value == Int64(lines.count + extra))
+            candidates.append(status)
+            daemon.advance(seconds: 0.15)
         }
         daemon.stop()
-        let liveReports = specMessages(liveEFB.stopCollecting()).messages.compactMap { message -> SpecReport? in
+        let liveReports = specMessages(liveEFB.drain()).messages.compactMap { message -> SpecReport? in
             if case .report(0x14, let report) = message, !report.extrapolated { return report }
             return nil
         }
@@ -82,15 +75,13 @@ struct FLARMRecordReplayTests {
 
         // Replay at full speed, GDL 90 to another EFB: the summary's count and the last fresh 0x14.
         let replayEFB = DatagramCapture()
-        replayEFB.startCollecting()
-        let replay = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical",
-                                                    "--gdl90-to", "127.0.0.1:\(replayEFB.port)"])
-        #expect(replay.status == 0, "\(replay.stderr)")
-        let summary = try JSONParser.parse(replay.stdout.trimmingNewline())["radioTraffic"]
+        var replayOptions = ReplayOptions(path: recording, speed: .infinity)
+        try replayOptions.settings.give("gdl90-to", "127.0.0.1:\(replayEFB.port)")
+        let replay = try ReplayRunner.run(replayOptions, logger: quietLogger)
+        let summary = replay.summary["radioTraffic"]
         #expect(liveObservations == Int64(lines.filter { $0.hasPrefix("$PFLAA,") }.count))
         #expect(summary?["observations"]?.int64Value == liveObservations)
-        usleep(300_000)
-        let replayReports = specMessages(replayEFB.stopCollecting()).messages.compactMap { message -> SpecReport? in
+        let replayReports = specMessages(replayEFB.drain()).messages.compactMap { message -> SpecReport? in
             if case .report(0x14, let report) = message, !report.extrapolated { return report }
             return nil
         }
