@@ -45,7 +45,6 @@ public enum WireSources {
         BaroDescriptor.self,
         TrafficPortDescriptor.self,
         SBSDescriptor.self,
-        ADSBJSONDescriptor.self,
         FLARMDescriptor.self,
         OGNDescriptor.self,
         OGNAPRSISDescriptor.self,
