@@ -55,7 +55,7 @@ func metersBetween(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Doubl
 struct EFBTests {
     static let flight = "flights/igc2kml-0.1.0__2022_06_26_01-1718.igc"
 
-    /// `cockpitd replay … --gdl90-to 127.0.0.1:PORT --flarm-port P --speed 60` over real sockets: every frame decodes
+    /// `cockpitd replay … --gdl90-to 127.0.0.1:PORT --flarm-port P --speed 300` over real sockets: every frame decodes
     /// with the independent decoder, the ownship is on the recorded track with the log's pressure altitude, and every
     /// NMEA sentence has a valid checksum and the recorded position.
     @Test func replayFeedsAnEFBOverRealSockets() throws {
@@ -63,7 +63,7 @@ struct EFBTests {
         let flarmPort = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let socket = temporaryPath(".sock")
         capture.startCollecting()
-        let pid = startProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.flight), "--speed", "60", "--socket", socket,
+        let pid = startProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.flight), "--speed", "300", "--socket", socket,
                                                    "--profile", "paraglider", "--gdl90-to", "127.0.0.1:\(capture.port)",
                                                    "--flarm-port", String(flarmPort)])
         let tcp = TCPCapture(port: flarmPort)
