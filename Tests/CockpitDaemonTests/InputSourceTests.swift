@@ -82,4 +82,12 @@ import CockpitWire
         try InputSources.configure(&decoder, settings)
         #expect(decoder.decoder(TrafficWireDecoder.self)?.authenticator != nil)
     }
+
+    /// `cockpitd sources` lists every source of the one list, one row each, with what the descriptors name.
+    @Test func theListingHasARowPerSource() {
+        let rows = InputSources.markdownTable().split(separator: "\n").dropFirst(2)
+        #expect(rows.count == WireSources.all.count)
+        #expect(rows.contains("| `adsb-sbs` | dump1090 SBS-1 | radio traffic (adsb-sbs) | `adsb-sbs`, `adsb-sbs.connected`, `adsb-sbs.disconnected` | Radio traffic | `sbs-line` |"))
+        #expect(rows.contains("| `gpsd` | gpsd | GPS | `gpsd`, `gps.connected`, `gps.disconnected` | GPS | `gpsd-line` |"))
+    }
 }

@@ -60,3 +60,24 @@ public enum InputSources {
         try decoder.update(S.Decoder.self) { (own: inout S.Decoder) throws(SettingError) in try S.configure(&own, group) }
     }
 }
+
+extension InputSources {
+    /// Every source of `WireSources.all` as a Markdown table (`cockpitd sources`): its name, label, what it feeds, its
+    /// kinds in a recording, its settings group and its fuzz target.
+    public static func markdownTable() -> String {
+        var lines = ["| source | label | feeds | kinds in a recording | settings | fuzz target |", "| --- | --- | --- | --- | --- | --- |"]
+        for source in all { lines.append(row(source)) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func row<S: InputSource>(_ source: S.Type) -> String {
+        let feeds = switch S.coreKind {
+        case .gps: "GPS"
+        case .baro: "cabin pressure"
+        case .trafficPort: "traffic reports"
+        case .radio(let kind): "radio traffic (\(kind.rawValue))"
+        }
+        let kinds = S.recordKinds.map { "`\($0)`" }.joined(separator: ", ")
+        return "| `\(S.name)` | \(S.label) | \(feeds) | \(kinds) | \(S.Group.title) | `\(S.fuzzTarget)` |"
+    }
+}
