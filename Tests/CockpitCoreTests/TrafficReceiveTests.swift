@@ -108,7 +108,7 @@ struct TrafficReceiveTests {
         Self.expectAccounted(engine, sent: 1)
     }
 
-    /// A reply older than the newest time heard by more than 30 s is stale before the fix, like a report.
+    /// Before the own GPS fix, a reply older than the newest time heard by more than 30 s is stale, like a report.
     @Test func aStaleReplyIsRefusedWhole() throws {
         var engine = Engine()
         _ = engine.handle(.trafficReport(try Self.report(sequence: 1, secondsAfter: 60)), at: MonotonicInstant(seconds: 1))
