@@ -23,7 +23,7 @@ struct GPSDFuzzFindingsTests {
             }
             #expect(reason == "not valid JSON")
         }
-        // An array of objects under an unknown key of a TPV spins gps_unpack the same way, so it is refused too.
+        // An array of objects under an unknown key of a TPV spins gps_unpack the same way: the line check refuses it as well.
         for line in [#"{"class":"TPV","deviices":[{"class":"DEVICE","path":"udp://127.0.0.1:29470","activated":"2026-11-22T02:38:40.884Z"}]}"#,
                      #"{"class":"TPV","mode":3,"lat":{"x":1}}"#, #"{"class":"SKY","satellites":[[1]]}"#] {
             guard case .malformed(let reason) = decoder.decode(line) else {
