@@ -2,11 +2,13 @@ import Glibc
 import Testing
 import CockpitCore
 import CockpitDaemon
+import CockpitEmbedded
 import CockpitIO
 import CockpitTestSupport
 
-/// A recording replays the flight as flown. A glider flight is flown through the live path — Debian's gpsd fed the
-/// flight's NMEA at 1 Hz, `cockpitd run --profile glider --record` — and its recording replayed with no options:
+/// A recording replays the flight as flown. A glider flight is flown through the live path — the live daemon as
+/// `cockpitd run --profile glider --record` assembles it (embedded, on virtual time), fed the flight's fixes at 1 Hz —
+/// and its recording replayed with no options:
 /// the same takeoff as the live run's flight log, the glider profile taken from the header (a powered replay of the
 /// same recording takes off 7 s later), and the same traffic datagrams, byte for byte.
 @Suite("Recording: replays the flight as flown", .serialized)
@@ -19,26 +21,24 @@ struct RecordingReplaysAsFlownTests {
         let start = UTCInstant(year: 2024, month: 5, day: 4, hour: 11, minute: 24, second: 30)
         let epochs = all.filter { $0.utc >= start && $0.utc.seconds(since: start) <= 120 }
         #expect(epochs.count >= 110)
-        let gpsd = RealGPSD()
-        #expect(gpsd.start() != nil)
-        defer { gpsd.stop() }
-        let recording = temporaryPath(".jsonl"), log = temporaryPath(".sqlite"), socket = temporaryPath(".sock")
-        defer { for path in [recording, log, log + "-wal", log + "-shm", socket] { unlink(path) } }
+        let recording = temporaryPath(".jsonl"), log = temporaryPath(".sqlite")
+        defer { for path in [recording, log, log + "-wal", log + "-shm"] { unlink(path) } }
         let liveTraffic = DatagramCapture(), replayTraffic = DatagramCapture()
-        liveTraffic.startCollecting()
-        let pid = startProcess(Binaries.cockpitd, ["run", "--config", "none", "--socket", socket, "--gpsd", "127.0.0.1:\(gpsd.gpsdPort)",
-                                                  "--baro", "none", "--airfields", "none", "--traffic-port", "0", "--flarm-port", "0",
-                                                  "--gdl90-discovery-port", "0", "--audio-device", "none", "--profile", "glider",
-                                                  "--record", recording, "--flight-log", log, "--traffic-to", "127.0.0.1:\(liveTraffic.port)"])
-        #expect(waitFor(seconds: 10) { statusJSON(socket) != nil })
-        for epoch in epochs {
-            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
-            usleep(1_000_000)
+        let daemon = try EmbeddedDaemon { options in
+            options.settings[FlightSettings.self].profile = .glider
+            options.settings[RecordingSettings.self].path = recording
+            options.settings[FlightLogSettings.self].path = log
+            options.settings[TrafficSettings.self].destinations = [TrafficSender.Destination(parsing: "127.0.0.1:\(liveTraffic.port)")!]
         }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        let live = liveTraffic.stopCollecting()
+        for epoch in epochs {
+            daemon.feed(.gpsFix(GPSFix(utc: epoch.utc, mode: .threeDimensional, latitudeDegrees: epoch.latitude,
+                                       longitudeDegrees: epoch.longitude, altitudeMSLMeters: epoch.altitudeMSLMeters,
+                                       groundSpeedMetersPerSecond: UnitConversions.metersPerSecond(fromKnots: epoch.speedKnots),
+                                       trackTrueDegrees: epoch.trackDegrees)))
+            daemon.advance(seconds: 1)
+        }
+        daemon.stop()
+        let live = liveTraffic.drain()
         let liveTakeoff = try #require(Double(sqlite(log, "SELECT takeoff_utc FROM flights ORDER BY id LIMIT 1")))
 
         replayTraffic.startCollecting()

@@ -24,21 +24,28 @@ public final class DatagramCapture: @unchecked Sendable {
 
     /// Collects in the background while something sends faster than the socket buffer holds.
     private let collected = Mutex<[[UInt8]]>([])
-    private let running = Mutex(false)
+    private let state = Mutex((stopping: false, finished: false))
     public func startCollecting() {
-        running.withLock { $0 = true }
+        state.withLock { $0 = (false, false) }
         try! BackgroundThread.start(name: "capture") { [self] in
             var buffer = [UInt8](repeating: 0, count: 2048)
-            while running.withLock({ $0 }) {
+            while true {
                 let count = recv(fd, &buffer, buffer.count, 0)
-                if count > 0 { let bytes = Array(buffer[0..<count]); collected.withLock { $0.append(bytes) } }
+                if count > 0 {
+                    let bytes = Array(buffer[0..<count])
+                    collected.withLock { $0.append(bytes) }
+                } else if state.withLock({ $0.stopping }) {
+                    break   // 200 ms of silence (the receive timeout) after the sender was done
+                }
             }
+            state.withLock { $0.finished = true }
         }
     }
+
+    /// Everything collected, once the sender is done and the socket has been silent for 200 ms.
     public func stopCollecting() -> [[UInt8]] {
-        usleep(400_000)
-        running.withLock { $0 = false }
-        usleep(300_000)
+        state.withLock { $0.stopping = true }
+        _ = waitFor(seconds: 30) { state.withLock { $0.finished } }
         return collected.withLock { $0 }
     }
 
