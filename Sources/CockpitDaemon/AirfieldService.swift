@@ -107,11 +107,11 @@ public final class AirfieldService {
             return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: unavailableReason)
         }
         do {
-            let nearest = try store.nearest(latitude: lookup.latitudeDegrees, longitude: lookup.longitudeDegrees, filter: lookup.nearestFilter,
-                                            declinationDegrees: lookup.declinationDegrees, groundSpeedKnots: lookup.groundSpeedKnots)
-            let best = try store.nearest(latitude: lookup.latitudeDegrees, longitude: lookup.longitudeDegrees, filter: lookup.bestFilter,
-                                         declinationDegrees: lookup.declinationDegrees, groundSpeedKnots: lookup.groundSpeedKnots).first
-            return AirfieldsUpdate(lookup: lookup, nearest: nearest, best: best, databaseAvailable: true, error: nil,
+            // The best suitable airfield is mostly among the nearest usable ones: the index reads it off them then.
+            let (nearest, best) = try store.nearest(latitude: lookup.latitudeDegrees, longitude: lookup.longitudeDegrees,
+                                                    filter: lookup.nearestFilter, andNearest: lookup.bestFilter,
+                                                    declinationDegrees: lookup.declinationDegrees, groundSpeedKnots: lookup.groundSpeedKnots)
+            return AirfieldsUpdate(lookup: lookup, nearest: nearest, best: best.first, databaseAvailable: true, error: nil,
                                    databaseDate: store.dataDate)
         } catch {
             return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: error.description)

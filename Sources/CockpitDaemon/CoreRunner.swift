@@ -7,10 +7,11 @@ public import CockpitWire
 /// recorder → decoder → engine → effects, with heartbeat ticks inserted on the same fixed grid.
 /// Not thread-safe by design: it is confined to one thread (the event loop, or the replay loop).
 public final class CoreRunner {
-    public private(set) var engine: Engine
+    /// The core's state as of the last event.
+    public var engine: Engine { core.engine }
     public var decoder: InputDecoder
     public var recorder: Recorder?
-    public private(set) var summary = ReplaySummary()
+    public var summary: ReplaySummary { core.summary }
     public private(set) var latest: StatusSnapshot
     /// When false (live mode, and a replay at full speed) snapshots are made only on demand — the same value, since
     /// the runner and its readers share one thread.
@@ -28,32 +29,34 @@ public final class CoreRunner {
     public private(set) var outputs: [any RunnerOutput] = []
     private var outputsWantTicks = false
     private var outputsStopped = false
-    private var pendingLookups: [AirfieldLookup] = []
-    private var pendingGlideLookups: [GlideLookup] = []
     private var reportedRecorderStop: String?
 
+    /// The pure part of the runner in one value, changed through one access per event: every access to a stored
+    /// property of a class is checked for exclusivity at run time (≈ 70 instructions each), and the engine, the summary,
+    /// the effects and the lookups held apart cost about eight of them per event.
+    private var core: Core
     private var scheduler: TickScheduler
-    private var effects: [Effect] = []
     private let logger: Logger
 
     public init(configuration: CoreConfiguration, decoder: InputDecoder, logger: Logger) {
-        engine = Engine(configuration: configuration)
+        core = Core(engine: Engine(configuration: configuration))
         self.decoder = decoder
         self.logger = logger
         scheduler = TickScheduler(intervalSeconds: configuration.tickIntervalSeconds)
-        latest = engine.snapshot
-        effects.reserveCapacity(8)
+        latest = core.engine.snapshot
     }
 
     /// Feeds one raw input that arrived at `timed.time`.
     public func ingest(_ timed: TimedInput) {
         advanceClock(to: timed.time)
         lastInputTime = timed.time
-        let decoded = decoder.decode(timed.input)
+        guard var event = decoder.decode(timed.input) else {
+            recorder?.append(timed)
+            return
+        }
         // A no-track aircraft (OGN's and FLARM's no-track bit) is shown, never written down: not even its raw line.
-        if decoded?.asksNotToBeRecorded != true { recorder?.append(timed) }
-        guard var event = decoded else { return }
-        for index in enrichers.indices { enrichers[index].enrich(&event) { apply($0, at: timed.time) } }
+        if !event.asksNotToBeRecorded { recorder?.append(timed) }
+        for enricher in enrichers { enricher.enrich(&event) { apply($0, at: timed.time) } }
         apply(event, at: timed.time)
     }
 
@@ -64,7 +67,7 @@ public final class CoreRunner {
     public func advanceClock(to now: MonotonicInstant) {
         while let tick = scheduler.dueTick(atOrBefore: now) {
             reportRecorderHealth(at: tick)
-            apply(.tick, at: tick)
+            apply(.tick, at: tick, isTick: true)
             if flushesRecorderOnTick { recorder?.flush() }
         }
     }
@@ -112,63 +115,85 @@ public final class CoreRunner {
     }
 
     /// The snapshot as of now (made fresh when snapshots are not being published).
-    public var snapshot: StatusSnapshot { publishesSnapshots ? latest : engine.snapshot }
+    public var snapshot: StatusSnapshot { publishesSnapshots ? latest : core.engine.snapshot }
 
-    private func apply(_ event: Event, at time: MonotonicInstant) {
-        summary.observe(event)
-        engine.handle(event, at: time, effects: &effects)
-        if case .tick = event {
-            summary.observeTick(at: time, cabinAltitudeFeet: engine.baro.currentCabinAltitudeFeet(
-                at: time, staleAfterSeconds: engine.configuration.baroStaleAfterSeconds), utc: engine.gps.utc(at: time))
-        }
-        if !effects.isEmpty {
-            for effect in effects {
-                summary.observe(effect)
-                perform(effect)
-                for output in outputs { output.handle(.effect(effect, at: time)) }
-            }
-            effects.removeAll(keepingCapacity: true)
-        }
+    /// `isTick`: the event is `.tick` (said by the caller, which knows: asking the event copies it, ≈ 256 bytes).
+    private func apply(_ event: Event, at time: MonotonicInstant, isTick: Bool = false) {
+        let outcome = core.handle(event, at: time, isTick: isTick)
+        if outcome.hasEffects { deliverEffects(at: time) }
         // Lookups are answered after the effects of this event, as events of their own at the same instant.
-        while !pendingLookups.isEmpty {
-            let lookup = pendingLookups.removeFirst()
-            let update = airfields?.answer(lookup) ?? AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false,
-                                                                      error: "no airfield database configured (--airfields FILE)")
-            apply(.airfields(update), at: time)
-        }
-        while !pendingGlideLookups.isEmpty {
-            let lookup = pendingGlideLookups.removeFirst()
-            let update = glide?.answer(lookup) ?? GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false,
-                                                              terrainAvailable: false, error: "reach is not set up in this run")
-            apply(.glide(update), at: time)
-        }
-        if publishesSnapshots { latest = engine.snapshot }
-        if outputsWantTicks, case .tick = event, !outputsStopped {
+        if outcome.hasLookups { answerLookups(at: time) }
+        if publishesSnapshots { latest = core.engine.snapshot }
+        if isTick, outputsWantTicks, !outputsStopped {
             let state = snapshot
             for output in outputs where output.wantsTicks { output.handle(.tick(state)) }
         }
     }
 
-    private func perform(_ effect: Effect) {
-        switch effect {
-        case .log(let line):
-            logger.log(level: line.level.loggerLevel, "\(line.message)")
-        case .alert:
-            break   // already logged at warning level by the core; shown through the snapshot
-        case .lookupAirfields(let lookup):
-            pendingLookups.append(lookup)
-        case .lookupGlide(let lookup):
-            pendingGlideLookups.append(lookup)
-        case .flightTransition:
-            break   // logged by the core; in the snapshot and the replay summary
-        case .sendDatagram:
-            break   // the traffic output sends it
-        case .announce, .cancelAnnouncement:
-            break   // the alert audio and GPIO outputs carry these out
-        case .trafficEncounter:
-            break   // the flight log output keeps it
+    /// The event's effects to the journal and every output, in order, then dropped.
+    private func deliverEffects(at time: MonotonicInstant) {
+        handOut(core.effects, at: time)
+        core.effects.removeAll(keepingCapacity: true)
+    }
+
+    private func handOut(_ effects: [Effect], at time: MonotonicInstant) {
+        for effect in effects {
+            if case .log(let line) = effect { logger.log(level: line.level.loggerLevel, "\(line.message)") }
+            for output in outputs { output.handle(.effect(effect, at: time)) }
         }
     }
+
+    private func answerLookups(at time: MonotonicInstant) {
+        while let lookup = core.nextAirfieldLookup() {
+            let update = airfields?.answer(lookup) ?? AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false,
+                                                                      error: "no airfield database configured (--airfields FILE)")
+            apply(.airfields(update), at: time)
+        }
+        while let lookup = core.nextGlideLookup() {
+            let update = glide?.answer(lookup) ?? GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false,
+                                                              terrainAvailable: false, error: "reach is not set up in this run")
+            apply(.glide(update), at: time)
+        }
+    }
+}
+
+/// What the runner does with an event that needs no I/O: the summary, the engine, and the lookups its effects ask for.
+private struct Core {
+    var engine: Engine
+    var summary = ReplaySummary()
+    var effects: [Effect] = []
+    var airfieldLookups: [AirfieldLookup] = []
+    var glideLookups: [GlideLookup] = []
+
+    init(engine: Engine) {
+        self.engine = engine
+        effects.reserveCapacity(8)
+    }
+
+    mutating func handle(_ event: Event, at time: MonotonicInstant, isTick: Bool) -> (hasEffects: Bool, hasLookups: Bool) {
+        summary.observe(event)
+        engine.handle(event, at: time, effects: &effects)
+        if isTick {
+            summary.observeTick(at: time, cabinAltitudeFeet: engine.baro.currentCabinAltitudeFeet(
+                at: time, staleAfterSeconds: engine.configuration.baroStaleAfterSeconds), utc: engine.gps.utc(at: time))
+        }
+        for effect in effects {
+            summary.observe(effect)
+            switch effect {
+            case .lookupAirfields(let lookup): airfieldLookups.append(lookup)
+            case .lookupGlide(let lookup): glideLookups.append(lookup)
+            case .log: break                             // the runner writes it to the journal
+            case .alert, .flightTransition: break        // logged by the core; in the snapshot and the replay summary
+            case .sendDatagram: break                    // the traffic output sends it
+            case .announce, .cancelAnnouncement: break   // the alert audio and GPIO outputs carry these out
+            case .trafficEncounter: break                // the flight log output keeps it
+            }
+        }
+        return (!effects.isEmpty, !airfieldLookups.isEmpty || !glideLookups.isEmpty)
+    }
+
+    mutating func nextAirfieldLookup() -> AirfieldLookup? { airfieldLookups.isEmpty ? nil : airfieldLookups.removeFirst() }
+    mutating func nextGlideLookup() -> GlideLookup? { glideLookups.isEmpty ? nil : glideLookups.removeFirst() }
 }
 
 extension LogLine.Level {

@@ -222,12 +222,15 @@ public struct AirfieldIndex: Sendable {
         init(_ filter: AirfieldFilter) {
             hardOnly = filter.hardSurfaceOnly
             minimumFeet = filter.minimumRunwayFeet
-            for type in AirfieldType.allCases {
-                if let types = filter.types, !types.contains(type) { continue }
-                if filter.excludeHeliports && type == .heliport { continue }
-                if filter.excludeSeaplaneBases && type == .seaplaneBase { continue }
-                typeMask |= AirfieldIndex.bit(type)
+            // The set's members are visited, not looked up: a lookup hashes the type's raw value (a string), seven
+            // times per query.
+            if let types = filter.types {
+                for type in types { typeMask |= AirfieldIndex.bit(type) }
+            } else {
+                typeMask = UInt16.max
             }
+            if filter.excludeHeliports { typeMask &= ~AirfieldIndex.bit(.heliport) }
+            if filter.excludeSeaplaneBases { typeMask &= ~AirfieldIndex.bit(.seaplaneBase) }
         }
 
         @inline(__always)
@@ -242,65 +245,23 @@ public struct AirfieldIndex: Sendable {
         }
     }
 
-    /// Up to `keep` entries passing `test` with squared chord ≤ `limit`, nearest first (squared chord, position).
-    func collect(_ q: (Double, Double, Double), _ test: Test, limit: Double, keep: Int) -> [(Double, Int32)] {
-        var found: [(Double, Int32)] = []
-        found.reserveCapacity(min(keep, 64))
-        var bound = limit
-        var stack: [(Int32, Int32, Double)] = []
-        stack.reserveCapacity(64)
-        stack.append((0, Int32(entries.count), 0))
-        let c = coordinates, e = entries
-        func consider(_ i: Int) {
-            let dx = q.0 - Double(c[i * 3]), dy = q.1 - Double(c[i * 3 + 1]), dz = q.2 - Double(c[i * 3 + 2])
-            let d2 = dx * dx + dy * dy + dz * dz
-            guard d2 <= bound, test.accepts(e[i]) else { return }
-            var at = found.count
-            while at > 0 && (found[at - 1].0 > d2 || (found[at - 1].0 == d2 && found[at - 1].1 > Int32(i))) { at -= 1 }
-            found.insert((d2, Int32(i)), at: at)
-            if found.count > keep { found.removeLast() }
-            if found.count == keep { bound = min(bound, found[keep - 1].0) }
-        }
-        while let top = stack.popLast() {
-            let lower = top.2
-            guard lower <= bound else { continue }
-            let lo = Int(top.0), hi = Int(top.1)
-            if hi - lo <= Self.leafSize {
-                for i in lo..<hi { consider(i) }
-                continue
-            }
-            let mid = (lo + hi) / 2
-            let axis = Int(axes[mid])
-            let qAxis = axis == 0 ? q.0 : (axis == 1 ? q.1 : q.2)
-            let diff = qAxis - Double(c[mid * 3 + axis])
-            consider(mid)
-            let plane = diff * diff
-            let (near, far) = diff <= 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
-            if plane <= bound { stack.append((Int32(far.0), Int32(far.1), max(lower, plane))) }
-            stack.append((Int32(near.0), Int32(near.1), lower))
-        }
-        return found
-    }
-
     /// The nearest airfields passing `filter` (up to its count, within its radius), nearest first by WGS-84 distance
     /// (ties by id). Candidates are ranked on the sphere; only those that could be among the nearest on the ellipsoid
     /// get the exact (Vincenty) distance.
     public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter) -> [Hit] {
+        ranked(latitude: latitude, longitude: longitude, filter: filter).map(\.hit)
+    }
+
+    /// `nearest`, each hit with its entry's position.
+    func ranked(latitude: Double, longitude: Double, filter: AirfieldFilter) -> [(hit: Hit, position: Int)] {
         let count = filter.maximumCount
         guard count > 0, !entries.isEmpty else { return [] }
         let limitMeters = filter.radiusNauticalMiles * UnitConversions.metersPerNauticalMile
         let q = Self.unitVector(latitude: latitude, longitude: longitude)
         let test = Test(filter)
         let sphereLimit = limitMeters * (1 + Self.sphereTolerance) + Self.marginMeters
-        let limit = Self.chordSquared(sphereMeters: sphereLimit)
-        var found = collect(q, test, limit: limit, keep: count)
-        if found.count == count {
-            // Everything the exact ranking below could need: within the cutoff of the k-th, on the sphere, plus margins.
-            let kth = Self.sphereMeters(chordSquared: found[count - 1].0) + Self.marginMeters
-            let reach = min(sphereLimit, kth * (1 + 2 * Self.sphereTolerance) + 1 + Self.marginMeters)
-            found = collect(q, test, limit: Self.chordSquared(sphereMeters: reach), keep: .max)
-        }
-        return rank(found.map { Int($0.1) }, latitude: latitude, longitude: longitude, count: count, limitMeters: limitMeters)
+        return rank(candidates(q, test, sphereLimit: sphereLimit, count: count), latitude: latitude, longitude: longitude, count: count,
+                    limitMeters: limitMeters)
     }
 
     /// The same answer by scanning every entry (the reference the tree is tested and benchmarked against).
@@ -322,7 +283,7 @@ public struct AirfieldIndex: Sendable {
                    inverse: Ellipsoid.inverse(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon))
     }
 
-    func rank(_ positions: [Int], latitude: Double, longitude: Double, count: Int, limitMeters: Double) -> [Hit] {
+    func rank(_ positions: [Int], latitude: Double, longitude: Double, count: Int, limitMeters: Double) -> [(hit: Hit, position: Int)] {
         var sphere: [(meters: Double, id: Int32, position: Int)] = positions.map { position in
             let entry = entries[position]
             let meters = GreatCircle.distanceMeters(latitude1: latitude, longitude1: longitude,
@@ -334,12 +295,12 @@ public struct AirfieldIndex: Sendable {
         sphere.sort { ($0.meters, $0.id) < ($1.meters, $1.id) }
         let nth = sphere[min(count, sphere.count) - 1].meters
         let cutoff = nth * (1 + 2 * Self.sphereTolerance) + 1
-        var hits: [Hit] = []
+        var hits: [(hit: Hit, position: Int)] = []
         for candidate in sphere where candidate.meters <= cutoff {
             let hit = Self.hit(entries[candidate.position], latitude: latitude, longitude: longitude)
-            if hit.inverse.distanceMeters <= limitMeters { hits.append(hit) }
+            if hit.inverse.distanceMeters <= limitMeters { hits.append((hit, candidate.position)) }
         }
-        hits.sort { ($0.inverse.distanceMeters, $0.id) < ($1.inverse.distanceMeters, $1.id) }
+        hits.sort { ($0.hit.inverse.distanceMeters, $0.hit.id) < ($1.hit.inverse.distanceMeters, $1.hit.id) }
         return Array(hits.prefix(count))
     }
 }

@@ -29,7 +29,7 @@ public struct AircraftProfile: Sendable, Equatable {
         var filter = AirfieldFilter()
         filter.minimumRunwayFeet = minimumRunwayFeet(for: kind)
         filter.hardSurfaceOnly = hardSurfaceRequired
-        filter.types = [.smallAirport, .mediumAirport, .largeAirport]
+        filter.types = Self.landAirports
         filter.excludeSeaplaneBases = true
         filter.excludeHeliports = true
         filter.maximumCount = 1
@@ -37,11 +37,14 @@ public struct AircraftProfile: Sendable, Equatable {
         return filter
     }
 
+    /// Land airports of every size (one set, made once: a lookup every 5 s needs it twice).
+    static let landAirports: Set<AirfieldType> = [.smallAirport, .mediumAirport, .largeAirport]
+
     /// What the nearest list shows by default: airfields an aeroplane, a glider or a paraglider pilot can use — land
     /// airports of every size, no heliports (a hospital helipad is no place to land a glider), no seaplane bases.
     public var usableFilter: AirfieldFilter {
         var filter = AirfieldFilter()
-        filter.types = [.smallAirport, .mediumAirport, .largeAirport]
+        filter.types = Self.landAirports
         filter.excludeHeliports = true
         filter.excludeSeaplaneBases = true
         return filter
@@ -111,5 +114,20 @@ public struct AirfieldsState: Sendable, Equatable {
     mutating func apply(_ update: AirfieldsUpdate, at now: MonotonicInstant) {
         last = update
         updatedAt = now
+    }
+
+    /// Where an airfield is, and how high.
+    struct Place {
+        var latitudeDegrees: Double
+        var longitudeDegrees: Double
+        var elevationFeet: Double?
+    }
+
+    /// The nearest airfield of the last lookup, read in place (the circuit test needs it every second; a copy of the
+    /// whole airfield costs its names, codes and runways).
+    var nearestPlace: Place? {
+        guard let nearest = last?.nearest, !nearest.isEmpty else { return nil }
+        return Place(latitudeDegrees: nearest[0].airfield.latitudeDegrees, longitudeDegrees: nearest[0].airfield.longitudeDegrees,
+                     elevationFeet: nearest[0].airfield.elevationFeet)
     }
 }

@@ -78,6 +78,9 @@ public struct AlertBoard: Sendable {
 
     mutating func rebuild(_ conditions: [Condition], at now: MonotonicInstant, utc: UTCInstant?,
                           configuration: AlertConfiguration, effects: inout [Effect]) {
+        // Nothing holds, nothing held and the voice is free (most seconds of most flights): the rebuild below would
+        // change nothing and say nothing.
+        if conditions.isEmpty && active.isEmpty && voice == nil && lastSpoken.isEmpty { return }
         var previous: [String: Active] = [:]
         for alert in active { previous[alert.id] = alert }
         active = conditions.map { condition in

@@ -5,8 +5,9 @@ extension Engine {
 
     /// The conditions that make alerts, from the current state (docs/alerts.md lists them). Traffic and sensor-loss
     /// alerts are inhibited on the ground (a parked aircraft next to another is no conflict; a GPS left indoors is no
-    /// emergency).
-    func alertConditions(at now: MonotonicInstant) -> [AlertBoard.Condition] {
+    /// emergency). Mutating only so that the engine is passed by reference: `handle` calls it every second, and a
+    /// non-mutating method called there is handed a copy of the whole engine (≈ 6.8 KB). It changes nothing.
+    mutating func alertConditions(at now: MonotonicInstant) -> [AlertBoard.Condition] {
         var conditions: [AlertBoard.Condition] = []
         let hypoxiaConfiguration = configuration.hypoxia
         if hypoxiaConfiguration.alertsEnabled {
@@ -42,8 +43,9 @@ extension Engine {
                                     acknowledgeable: false, acknowledged: false))
         }
         guard flight.isAirborne else { return conditions }
-        let own = gps.currentFix(at: now, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-        if own == nil {
+        // Whether there is a current fix, without copying it out: the fix itself is needed only for the barometer's.
+        let ownCurrent = gps.validity(at: now, staleAfterSeconds: configuration.gpsStaleAfterSeconds) == .valid
+        if !ownCurrent {
             conditions.append(.init(id: "gps.lost", kind: "gps.lost", priority: .caution, text: "GPS LOST in flight",
                                     phrase: ["GPS lost"], repeatSeconds: nil, clears: "a current fix, or landing",
                                     acknowledgeable: false, acknowledged: false, degradesTheBox: true))
@@ -55,6 +57,7 @@ extension Engine {
            baro.validity(at: now, staleAfterSeconds: configuration.baroStaleAfterSeconds) != .valid {
             // Where the hypoxia timer would run (GPS above 9,800 ft) it is said again every 5 min: the timer holds, and
             // nothing else tells the pilot the cabin altitude is unknown.
+            let own = ownCurrent ? gps.lastPositionFix : nil
             let gpsFeet = (own?.altitudeMSLMeters ?? own?.altitudeHAEMeters).map(UnitConversions.feet(fromMeters:))
             let high = gpsFeet.map { $0 >= Self.barometerLossRepeatAboveFeet } ?? false
             let text = baro.samples > 0 ? "CABIN BAROMETER LOST in flight" : "NO CABIN BAROMETER in flight: \(baro.lastFault ?? "no sample yet")"
@@ -62,7 +65,7 @@ extension Engine {
                                     phrase: ["cabin barometer lost"], repeatSeconds: high ? Self.barometerLossRepeatSeconds : nil,
                                     clears: "a fresh sample, or landing", acknowledgeable: false, acknowledged: false, degradesTheBox: true))
         }
-        if own != nil {
+        if ownCurrent {
             // One threat assessment for every source's targets (`TrafficCallouts`), the most urgent first.
             for (index, callout) in callouts.current.enumerated() {
                 let priority: AlertBoard.Priority = callout.level == .warning ? .warning : callout.level == .caution ? .caution : .advisory

@@ -17,7 +17,9 @@ public struct BaroState: Sendable, Equatable {
     public var belowSpecifiedRange = false
 
     /// Published once a second (on the tick) from the mean of the samples since the previous tick.
-    public var publishedPressurePascals: Double?
+    public var publishedPressurePascals: Double? {
+        didSet { publishedCabinAltitudeFeet = publishedPressurePascals.flatMap { StandardAtmosphere.pressureAltitudeFeet(pressurePascals: $0) } }
+    }
     public var publishedTemperatureCelsius: Double?
     public var publishedAt: MonotonicInstant?
 
@@ -36,16 +38,20 @@ public struct BaroState: Sendable, Equatable {
 
     public init() {}
 
-    public var publishedCabinAltitudeFeet: Double? {
-        publishedPressurePascals.flatMap { StandardAtmosphere.pressureAltitudeFeet(pressurePascals: $0) }
-    }
+    /// The published pressure as a pressure altitude, worked out when it is published (it is read several times a
+    /// second, and each reading cost a `pow`).
+    public private(set) var publishedCabinAltitudeFeet: Double?
 
+    /// Always inlined (as `currentCabinAltitudeFeet`): called many times a second, and a call not inlined is handed a
+    /// copy of the whole state.
+    @inline(__always)
     public func validity(at now: MonotonicInstant, staleAfterSeconds: Double) -> Validity {
         guard let at = lastSampleAt else { return .absent }
         return now.seconds(since: at) <= staleAfterSeconds ? .valid : .stale
     }
 
     /// Cabin altitude only while fresh: a stale reading is never served as current.
+    @inline(__always)
     public func currentCabinAltitudeFeet(at now: MonotonicInstant, staleAfterSeconds: Double) -> Double? {
         guard validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid else { return nil }
         return publishedCabinAltitudeFeet ?? lastSample.flatMap {

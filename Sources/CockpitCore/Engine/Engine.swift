@@ -28,55 +28,38 @@ public struct Engine: Sendable {
 
     /// Applies one event at monotonic time `time`. Events must arrive in non-decreasing time order;
     /// an event stamped earlier than the last one is treated as happening at the last known time.
+    ///
+    /// Each kind of event has a method of its own: a method as large as the whole switch is past the size up to which
+    /// the optimiser inlines, and every small getter it called (`flight.isAirborne`, `gps.currentFix`) then cost a copy
+    /// of its whole state (FlightState is over 4 KB) and every helper of the engine a copy of the engine.
     public mutating func handle(_ event: Event, at time: MonotonicInstant, effects: inout [Effect]) {
         let at = max(time, now ?? time)
         now = at
         let firstEffect = effects.count
         eventsHandled += 1
-        if case .terrain = event {} else { revision += 1 }   // terrain alone changes nothing a reader sees
+        var rebuild = false
+        var changesStatus = true
         switch event {
         case .gps(let report):
-            // Only a measured position the GPS state took (plausible, from the receiver in use, not older than the
-            // last, not the same epoch again unchanged) reaches anything else; the rest is counted there.
-            let used = gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            if used, case .fix(let fix) = report {
-                let nearest = airfields.last?.nearest.first
-                let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
-                terrain = nil
-                let takeoffsBefore = flight.takeoffs.count
-                flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
-                              nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
-                              cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
-                              gapAfterSeconds: configuration.gpsStaleAfterSeconds,
-                              profile: configuration.flightProfile, effects: &effects)
-                if flight.takeoffs.count > takeoffsBefore { hypoxia.flightStarted(effects: &effects) }
-                traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
-            }
+            applyGPS(report, at: at, effects: &effects)
         case .gpsSource(let sourceEvent):
             gps.apply(sourceEvent, at: at, effects: &effects)
         case .baro(let sample):
             baro.apply(sample, at: at, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds)
         case .baroSource(let sourceEvent):
             baro.apply(sourceEvent, effects: &effects)
-        case .command(.acknowledgeHypoxia):
-            if !hypoxia.acknowledge(at: at, effects: &effects) {
-                effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
-            }
-        case .command(.acknowledgeAlerts):
-            let acknowledged = hypoxia.acknowledge(at: at, effects: &effects)
-            alerts.silenceVoice(effects: &effects)
-            effects.append(.log(LogLine(.info, acknowledged ? "alerts acknowledged" : "alerts acknowledge: voice silenced, nothing to acknowledge")))
-        case .command(.testAnnouncement):
-            if !alerts.test(at: at, configuration: configuration.alerts, effects: &effects) {
-                effects.append(.log(LogLine(.info, "alerts test: the voice is busy with an alert")))
-            }
+        case .command(let command):
+            rebuild = true
+            apply(command, at: at, effects: &effects)
         case .facility(let status):
+            rebuild = true
             if alerts.apply(status) {
                 let name = status.facility.rawValue
                 effects.append(.log(status.stoppedReason.map { LogLine(.warning, "\(name) stopped: \($0)") } ?? LogLine(.notice, "\(name) writing again")))
             }
         case .terrain(let sample):
             terrain = sample
+            changesStatus = false   // terrain alone changes nothing a reader sees
         case .trafficReport(let report):
             traffic.receive(report, at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
         case .trafficReply(let reply):
@@ -84,23 +67,9 @@ public struct Engine: Sendable {
         case .trafficRejected(let reason):
             traffic.rejectedDatagram(reason)
         case .radio(let radioEvent):
-            let previousSelfTest: RadioDeviceReport? = if case .device(let source, _) = radioEvent { radioTraffic.sources[source]?.selfTest } else { nil }
-            radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                               ownPressureAltitudeFeet: ownPressureAltitudeFeet(at: at), configuration: configuration.radioTraffic)
-            switch radioEvent {
-            case .connected(let source, let endpoint):
-                effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
-            case .disconnected(let source, let reason):
-                effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
-            case .device(let source, let report):
-                // A device's self-test result is said when it changes (a FLARM sends it at start and on request).
-                if report.errorSeverity != nil, previousSelfTest != report {
-                    effects.append(.log(report.problem.map { LogLine(.warning, "\(source.rawValue) device: \($0)") }
-                                        ?? LogLine(.info, "\(source.rawValue) device: self-test passed")))
-                }
-            default: break
-            }
+            applyRadio(radioEvent, at: at, effects: &effects)
         case .muteTraffic(let seconds):
+            rebuild = true
             callouts.mute(seconds: seconds, at: at, effects: &effects)
         case .endOfInput:
             encounters.closeAll(effects: &effects)
@@ -110,47 +79,109 @@ public struct Engine: Sendable {
         case .glide(let update):
             glide.apply(update, at: at)
         case .tick:
-            gps.tick(at: at, previous: lastTickAt, effects: &effects,
-                     staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            let currentFix = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
-            let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
-            // Pressurisation is a 2,000 ft margin: an ellipsoid height (within 350 ft of MSL anywhere) serves when a
-            // source has no MSL altitude (an IGC file). The hypoxia fallback takes MSL only.
-            baro.tick(at: at, previous: lastTickAt, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds,
-                      gpsAltitudeFeet: gpsAltitudeFeet ?? currentFix?.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)))
-            hypoxia.tick(at: at,
-                         cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
-                         gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: gps.utc(at: at), airborne: flight.isAirborne,
-                         configuration: configuration.hypoxia, effects: &effects)
-            flight.tick(at: at, gpsCurrent: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds) != nil,
-                        cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds))
-            traffic.tick(at: at, ourUTC: gps.utc(at: at), configuration: configuration.traffic)
-            radioTraffic.tick(at: at, effects: &effects)
-            let picture = trafficPicture(at: at)
-            callouts.update(picture, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                            airborne: flight.isAirborne, inCircuit: isInCircuit(at: at), at: at, effects: &effects)
-            encounters.tick(picture, threats: callouts.threats, utc: gps.utc(at: at), airborne: flight.isAirborne,
-                            configuration: configuration.traffic, effects: &effects)
-            airfields.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-                           utc: gps.utc(at: at), profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
-            glide.tick(at: at, fix: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds), airborne: flight.isAirborne,
-                       declinationDegrees: airfields.last?.lookup.declinationDegrees, kind: configuration.flightProfile.kind,
-                       configuration: configuration.glide, effects: &effects)
-            lastTickAt = at
+            rebuild = true
+            tick(at: at, effects: &effects)
         }
-        updateAlerts(event: event, at: at, effects: &effects, from: firstEffect)
+        if changesStatus { revision += 1 }
+        updateAlerts(rebuild: rebuild, at: at, effects: &effects, from: firstEffect)
+    }
+
+    /// A GPS report. Only a measured position the GPS state took (plausible, from the receiver in use, not older than
+    /// the last, not the same epoch again unchanged) reaches anything else; the rest is counted there.
+    private mutating func applyGPS(_ report: GPSReport, at: MonotonicInstant, effects: inout [Effect]) {
+        let used = gps.apply(report, at: at, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+        guard used, case .fix(let fix) = report else { return }
+        let nearest = airfields.last?.nearest.first
+        let (height, source) = HeightAboveGround.estimate(fix: fix, terrain: terrain, nearest: nearest)
+        terrain = nil
+        let takeoffsBefore = flight.takeoffs.count
+        flight.update(at: at, fix: fix, heightAboveGroundFeet: height, heightSource: source,
+                      nearestAirfield: nearest.flatMap { $0.distanceNauticalMiles <= 5 ? $0.airfield.ident : nil },
+                      cabinAltitudeFeet: baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds),
+                      gapAfterSeconds: configuration.gpsStaleAfterSeconds,
+                      profile: configuration.flightProfile, effects: &effects)
+        if flight.takeoffs.count > takeoffsBefore { hypoxia.flightStarted(effects: &effects) }
+        traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
+    }
+
+    private mutating func apply(_ command: Command, at: MonotonicInstant, effects: inout [Effect]) {
+        switch command {
+        case .acknowledgeHypoxia:
+            if !hypoxia.acknowledge(at: at, effects: &effects) {
+                effects.append(.log(LogLine(.info, "hypoxia acknowledge: no alert to acknowledge")))
+            }
+        case .acknowledgeAlerts:
+            let acknowledged = hypoxia.acknowledge(at: at, effects: &effects)
+            alerts.silenceVoice(effects: &effects)
+            effects.append(.log(LogLine(.info, acknowledged ? "alerts acknowledged" : "alerts acknowledge: voice silenced, nothing to acknowledge")))
+        case .testAnnouncement:
+            if !alerts.test(at: at, configuration: configuration.alerts, effects: &effects) {
+                effects.append(.log(LogLine(.info, "alerts test: the voice is busy with an alert")))
+            }
+        }
+    }
+
+    private mutating func applyRadio(_ radioEvent: RadioInputEvent, at: MonotonicInstant, effects: inout [Effect]) {
+        let previousSelfTest: RadioDeviceReport? = if case .device(let source, _) = radioEvent { radioTraffic.sources[source]?.selfTest } else { nil }
+        let ownPressureAltitudeFeet = baro.pressurisedCabinInferred
+            ? nil : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+        radioTraffic.apply(radioEvent, at: at, own: gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
+                           ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration.radioTraffic)
+        switch radioEvent {
+        case .connected(let source, let endpoint):
+            effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
+        case .disconnected(let source, let reason):
+            effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
+        case .device(let source, let report):
+            // A device's self-test result is said when it changes (a FLARM sends it at start and on request).
+            if report.errorSeverity != nil, previousSelfTest != report {
+                effects.append(.log(report.problem.map { LogLine(.warning, "\(source.rawValue) device: \($0)") }
+                                    ?? LogLine(.info, "\(source.rawValue) device: self-test passed")))
+            }
+        default: break
+        }
+    }
+
+    /// The heartbeat. The current fix, UTC, the cabin altitude and whether airborne are read once each: nothing in
+    /// between changes what they are read from (`gps` after its tick, `baro` after its tick, `flight` after its tick).
+    private mutating func tick(at: MonotonicInstant, effects: inout [Effect]) {
+        gps.tick(at: at, previous: lastTickAt, effects: &effects, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+        let currentFix = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds)
+        let utc = gps.utc(at: at)
+        let gpsAltitudeFeet = currentFix?.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
+        // Pressurisation is a 2,000 ft margin: an ellipsoid height (within 350 ft of MSL anywhere) serves when a
+        // source has no MSL altitude (an IGC file). The hypoxia fallback takes MSL only.
+        baro.tick(at: at, previous: lastTickAt, effects: &effects, staleAfterSeconds: configuration.baroStaleAfterSeconds,
+                  gpsAltitudeFeet: gpsAltitudeFeet ?? currentFix?.altitudeHAEMeters.map(UnitConversions.feet(fromMeters:)))
+        let cabinAltitudeFeet = baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
+        hypoxia.tick(at: at, cabinAltitudeFeet: cabinAltitudeFeet, gpsAltitudeMSLFeet: gpsAltitudeFeet, utc: utc,
+                     airborne: flight.isAirborne, configuration: configuration.hypoxia, effects: &effects)
+        flight.tick(at: at, gpsCurrent: currentFix != nil, cabinAltitudeFeet: cabinAltitudeFeet)
+        let airborne = flight.isAirborne
+        traffic.tick(at: at, ourUTC: utc, configuration: configuration.traffic)
+        radioTraffic.tick(at: at, effects: &effects)
+        // No traffic (most seconds of most flights): the picture is empty whatever the own fix.
+        let picture = traffic.targets.isEmpty && radioTraffic.targets.isEmpty ? TrafficPicture(targets: [])
+            : TrafficPicture(relay: traffic, radio: radioTraffic, own: currentFix.flatMap { $0.hasValidPosition ? $0 : nil },
+                             ownPressureAltitudeFeet: baro.pressurisedCabinInferred ? nil : cabinAltitudeFeet,
+                             now: at, utc: utc, airborne: airborne, configuration: configuration.traffic)
+        callouts.update(picture, own: currentFix, airborne: airborne,
+                        inCircuit: Self.isInCircuit(own: currentFix, nearest: airfields.nearestPlace,
+                                                    lastTakeoff: flight.takeoffs.last, heightAboveGroundFeet: flight.heightAboveGroundFeet),
+                        at: at, effects: &effects)
+        encounters.tick(picture, threats: callouts.threats, utc: utc, airborne: airborne, configuration: configuration.traffic, effects: &effects)
+        airfields.tick(at: at, fix: currentFix, utc: utc, profile: configuration.aircraft, kind: configuration.flightProfile.kind, effects: &effects)
+        glide.tick(at: at, fix: currentFix, airborne: airborne, declinationDegrees: airfields.last?.lookup.declinationDegrees,
+                   kind: configuration.flightProfile.kind, configuration: configuration.glide, effects: &effects)
+        lastTickAt = at
     }
 
     /// Notes alerts and transitions as they happen and rebuilds the active alerts once a second, after an
-    /// acknowledgement, and whenever something was raised.
-    private mutating func updateAlerts(event: Event, at: MonotonicInstant, effects: inout [Effect], from firstEffect: Int) {
-        var rebuild = false
-        switch event {
-        case .tick, .command, .facility, .muteTraffic: rebuild = true
-        default: break
-        }
-        for effect in effects[firstEffect...] {
-            switch effect {
+    /// acknowledgement, and whenever something was raised (`rebuild`: the event itself asks for it).
+    private mutating func updateAlerts(rebuild: Bool, at: MonotonicInstant, effects: inout [Effect], from firstEffect: Int) {
+        var rebuild = rebuild
+        for index in firstEffect..<effects.count {
+            switch effects[index] {
             case .alert(let alert):
                 alerts.note(alert.kind.name, alert.message, at: at, utc: alert.utc ?? gps.utc(at: at))
                 rebuild = true
@@ -164,7 +195,9 @@ public struct Engine: Sendable {
             }
         }
         if rebuild {
-            alerts.rebuild(alertConditions(at: at) + glideConditions(at: at), at: at, utc: gps.utc(at: at), configuration: configuration.alerts, effects: &effects)
+            var conditions = alertConditions(at: at)
+            if let glide = glideCondition(at: at) { conditions.append(glide) }
+            alerts.rebuild(conditions, at: at, utc: gps.utc(at: at), configuration: configuration.alerts, effects: &effects)
         }
     }
 
@@ -182,7 +215,8 @@ public struct Engine: Sendable {
     }
 
     /// The cabin barometer's pressure altitude when fresh and the cabin is not inferred pressurised: the only own
-    /// altitude on ADS-B's barometric datum.
+    /// altitude on ADS-B's barometric datum. (`applyRadio` and `tick` work it out in place: called from them, a method
+    /// of the engine would be handed a copy of the whole engine.)
     func ownPressureAltitudeFeet(at: MonotonicInstant) -> Double? {
         baro.pressurisedCabinInferred ? nil : baro.currentCabinAltitudeFeet(at: at, staleAfterSeconds: configuration.baroStaleAfterSeconds)
     }

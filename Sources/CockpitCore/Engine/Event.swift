@@ -9,10 +9,11 @@ public enum Event: Sendable, Equatable {
     case command(Command)
     /// Traffic callouts silenced for this long (never hypoxia); 0 lifts the mute.
     case muteTraffic(seconds: Double)
-    /// The shell's answer to a `lookupAirfields` effect.
-    case airfields(AirfieldsUpdate)
+    /// The shell's answer to a `lookupAirfields` effect. Boxed (as `glide`): every event is copied several times on its
+    /// way through the runner, and unboxed this answer (392 bytes) made every event as large as itself.
+    indirect case airfields(AirfieldsUpdate)
     /// The shell's answer to a `lookupGlide` effect.
-    case glide(GlideUpdate)
+    indirect case glide(GlideUpdate)
     /// Terrain under the position of the GPS fix that follows (looked up by the shell from SRTM tiles and the geoid).
     case terrain(TerrainSample)
     /// A traffic datagram that passed the adapter's checks (length, version, tag), decoded.

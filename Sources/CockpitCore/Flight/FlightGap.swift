@@ -120,8 +120,20 @@ public struct FlightGap: Sendable, Equatable {
 }
 
 /// The gaps seen so far: the one in progress, the last one, and counters.
+/// A gap that has ended, held by reference where the flight state remembers it (the still runs and the takeoff
+/// condition that began right after it): a gap is ≈ 480 bytes, and held by value in each of them it made every copy
+/// of a run and of the flight state that much larger. Never changed once made.
+final class EndedGap: Sendable, Equatable {
+    let gap: FlightGap
+    init(_ gap: FlightGap) { self.gap = gap }
+    static func == (lhs: EndedGap, rhs: EndedGap) -> Bool { lhs.gap == rhs.gap }
+}
+
 public struct FlightGaps: Sendable, Equatable {
-    public internal(set) var current: FlightGap?
+    public internal(set) var current: FlightGap? { didSet { inGap = current != nil } }
+    /// Whether a gap is open (`current` is not nil), kept beside it: the flight state asks at every fix, and asking the
+    /// optional itself copies the gap (≈ 480 bytes).
+    public private(set) var inGap = false
     public internal(set) var last: FlightGap?
     public internal(set) var longest: FlightGap?
     public internal(set) var count = 0
@@ -134,7 +146,7 @@ public struct FlightGaps: Sendable, Equatable {
 
     /// The first fix after the gap: closes it and returns it.
     mutating func close(at now: MonotonicInstant, after: FlightState.Sample) -> FlightGap? {
-        guard var gap = current else { return nil }
+        guard inGap, var gap = current else { return nil }
         gap.endedAt = now
         gap.endUTC = after.mark.utc
         gap.after = after

@@ -86,9 +86,9 @@ public struct FlightState: Sendable, Equatable {
         var gps: ClosedRange<Double>?
         var baro: ClosedRange<Double>?
         /// The gap this run began right after (the aircraft stopped somewhere inside it).
-        var afterGap: FlightGap?
+        var afterGap: EndedGap?
 
-        init(start: Mark, gpsFeet: Double?, baroFeet: Double?, afterGap: FlightGap?) {
+        init(start: Mark, gpsFeet: Double?, baroFeet: Double?, afterGap: EndedGap?) {
             self.start = start
             self.afterGap = afterGap
             gps = gpsFeet.map { $0...$0 }
@@ -105,7 +105,7 @@ public struct FlightState: Sendable, Equatable {
 
         /// Extends `run` with this fix (below `limit` knots), or starts a new one at it.
         static func advance(_ run: inout StillRun?, at here: Mark, speedKnots: Double?, below limit: Double,
-                            gpsFeet: Double?, baroFeet: Double?, afterGap: FlightGap?) {
+                            gpsFeet: Double?, baroFeet: Double?, afterGap: EndedGap?) {
             guard let speedKnots else { return }   // unknown speed: no evidence either way
             guard speedKnots < limit else { run = nil; return }
             if var current = run, current.extend(gpsFeet: gpsFeet, baroFeet: baroFeet) { run = current; return }
@@ -131,7 +131,7 @@ public struct FlightState: Sendable, Equatable {
     private var airborneConditionSince: Mark?
     private var highSince: Mark?
     /// The gap the takeoff condition began right after (the aircraft left the ground somewhere inside it).
-    private var conditionAfterGap: FlightGap?
+    private var conditionAfterGap: EndedGap?
     private var landingSince: Mark?
     /// The altitudes since the landing roll began. A roll stays at one altitude (the still band); slow flight without
     /// a known height above ground — a glider thermalling into wind, a microlight into a strong headwind — does not.
@@ -148,6 +148,8 @@ public struct FlightState: Sendable, Equatable {
     public init() {}
 
     /// True while a datagram may carry our real position: airborne, or rolling out within the touch-and-go minute.
+    /// Always inlined: called on a state of over 4 KB, it is otherwise handed a copy of the whole state.
+    @inline(__always)
     public var isAirborne: Bool { phase == .airborne || phase == .landingRoll }
 
     mutating func update(at now: MonotonicInstant, fix: GPSFix, heightAboveGroundFeet: Double?, heightSource: HeightAboveGround.Source,
@@ -176,8 +178,8 @@ public struct FlightState: Sendable, Equatable {
         if let last = lastSample, phase != .unknown, now.seconds(since: last.mark.time) > gapAfterSeconds {
             gaps.open(before: last, phase: phase)
         }
-        let closedGap = gaps.close(at: now, after: sample)
-        if let gap = closedGap {
+        let closedGap = gaps.inGap ? gaps.close(at: now, after: sample).map(EndedGap.init) : nil
+        if let gap = closedGap?.gap {
             airborneConditionSince = nil
             highSince = nil
             // Stopped before the gap and still stopped in the same place after it: stopped all along (a logger
@@ -306,10 +308,10 @@ public struct FlightState: Sendable, Equatable {
     }
 
     /// A transition at `mark` — estimated when `mark` is the first fix after `gap` (it happened inside the gap).
-    private mutating func transition(_ kind: Transition.Kind, at mark: Mark, after gap: FlightGap?, nearestAirfield: String?) -> Transition {
+    private mutating func transition(_ kind: Transition.Kind, at mark: Mark, after gap: EndedGap?, nearestAirfield: String?) -> Transition {
         var result = Transition(kind: kind, utc: mark.utc, latitudeDegrees: mark.latitude, longitudeDegrees: mark.longitude,
                                 nearestAirfield: nearestAirfield)
-        guard let gap, gap.endedAt == mark.time else {
+        guard let gap = gap?.gap, gap.endedAt == mark.time else {
             if kind == .landing, gaps.last?.outcome == .deciding { gaps.setOutcome(.landedAfterGap, ofGapEndedAt: gaps.last?.endedAt) }
             return result
         }

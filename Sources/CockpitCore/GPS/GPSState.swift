@@ -55,17 +55,22 @@ public struct GPSState: Sendable, Equatable {
             && lhs.utcAnchor?.monotonic == rhs.utcAnchor?.monotonic && lhs.utcAnchor?.utc == rhs.utcAnchor?.utc
     }
 
+    // These three are always inlined: the core calls them many times a second, and a call not inlined is handed a
+    // copy of the whole state.
+    @inline(__always)
     public func validity(at now: MonotonicInstant, staleAfterSeconds: Double) -> Validity {
         guard let at = lastPositionFixAt else { return .absent }
         return now.seconds(since: at) <= staleAfterSeconds ? .valid : .stale
     }
 
     /// The current fix when it is valid (fresh and with a position); nil otherwise.
+    @inline(__always)
     public func currentFix(at now: MonotonicInstant, staleAfterSeconds: Double) -> GPSFix? {
         validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid ? lastPositionFix : nil
     }
 
     /// UTC now, extrapolated from the last fix's time on the monotonic clock.
+    @inline(__always)
     public func utc(at now: MonotonicInstant) -> UTCInstant? {
         guard let anchor = utcAnchor else { return nil }
         return anchor.utc.adding(seconds: now.seconds(since: anchor.monotonic))
@@ -80,19 +85,21 @@ public struct GPSState: Sendable, Equatable {
         case .fix, .satellites: heardFromReceiver(at: now, effects: &effects)   // even one refused below: it talks
         default: break
         }
-        var report = report
-        if case .fix(let fix) = report, let problem = PlausibleRange.problem(with: fix) { report = .malformed(reason: problem) }
         switch report {
         case .fix(let fix):
+            if let problem = PlausibleRange.problem(with: fix) {
+                countMalformed(reason: problem, effects: &effects)
+                return false
+            }
             guard accepts(device: fix.device, at: now, staleAfterSeconds: staleAfterSeconds, effects: &effects) else { return false }
             let wasValid = validity(at: now, staleAfterSeconds: staleAfterSeconds) == .valid
-            let previous = lastFix
+            let previousStatus = lastFix?.receiverStatus
             lastFix = fix
             lastFixAt = now
             guard fix.hasValidPosition else { return false }
             if let status = fix.receiverStatus, !status.measuresPosition {
                 notMeasuredFixes += 1
-                if previous?.receiverStatus != status {
+                if previousStatus != status {
                     effects.append(.log(LogLine(.warning, "GPS receiver reports a \(status.name) position: not used as a fix (the last measured position ages)")))
                 }
                 return false
@@ -124,11 +131,16 @@ public struct GPSState: Sendable, Equatable {
         case .ignored:
             break
         case .malformed(let reason):
-            malformedReports += 1
-            lastMalformedReason = reason
-            effects.append(.log(LogLine(.warning, "malformed GPS report: \(reason)")))
+            countMalformed(reason: reason, effects: &effects)
         }
         return false
+    }
+
+    /// A report that cannot be used as it is: malformed, or a fix outside the plausible ranges (`PlausibleRange`).
+    private mutating func countMalformed(reason: String, effects: inout [Effect]) {
+        malformedReports += 1
+        lastMalformedReason = reason
+        effects.append(.log(LogLine(.warning, "malformed GPS report: \(reason)")))
     }
 
     mutating func apply(_ event: GPSSourceEvent, at now: MonotonicInstant, effects: inout [Effect]) {

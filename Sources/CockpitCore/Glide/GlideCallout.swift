@@ -40,14 +40,15 @@ public enum GlideCallout {
 }
 
 extension Engine {
-    /// The glide callout's condition, if it holds (docs/glide.md).
-    func glideConditions(at now: MonotonicInstant) -> [AlertBoard.Condition] {
+    /// The glide callout's condition, if it holds (docs/glide.md). Mutating only so that the engine is passed by
+    /// reference (as `alertConditions`); it changes nothing.
+    mutating func glideCondition(at now: MonotonicInstant) -> AlertBoard.Condition? {
         guard flight.isAirborne,
               GlideCallout.wanted(kind: configuration.flightProfile.kind, configuration: configuration.glide,
                                   heightAboveGroundFeet: flight.heightAboveGroundFeet),
               let update = glide.last, glide.idleReason == nil,
               let updatedAt = glide.updatedAt, now.seconds(since: updatedAt) <= 3 * GlideState.intervalSeconds,
-              let best = update.reachable.first else { return [] }
-        return [GlideCallout.condition(best, lookup: update.lookup)]
+              let best = update.results.first(where: { $0.verdict == .reachable }) else { return nil }
+        return GlideCallout.condition(best, lookup: update.lookup)
     }
 }

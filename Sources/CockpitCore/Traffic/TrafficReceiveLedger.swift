@@ -102,7 +102,7 @@ public struct TrafficReceiveLedger: Sendable, Equatable {
     /// Forgets what a replay could no longer get past the freshness check anyway: times older than the reference
     /// less the window.
     mutating func forget(ourUTC: UTCInstant?, at now: MonotonicInstant, window: Double) {
-        guard let reference = reference(ourUTC: ourUTC, at: now) else { return }
+        guard !direct.isEmpty || !replies.isEmpty, let reference = reference(ourUTC: ourUTC, at: now) else { return }
         direct = direct.filter { reference.seconds(since: $0.value.utc) <= window }
         replies = replies.filter { reference.seconds(since: $0.value) <= window }
     }

@@ -188,9 +188,11 @@ public struct TrafficState: Sendable, Equatable {
     /// Ages out silent targets and checks the times of those taken in before GPS time. Proximity is the picture's
     /// (`TrafficEncounters`): every source's targets alike.
     mutating func tick(at now: MonotonicInstant, ourUTC: UTCInstant?, configuration: TrafficConfiguration) {
-        targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
-        if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
-        if let ourUTC { verifyTimes(at: now, ourUTC: ourUTC, window: configuration.freshnessSeconds) }
+        if !targets.isEmpty {   // most flights hear no other box: no table to filter every second
+            targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= configuration.ageOutSeconds }
+            if targets.count > 2_000 { targets = targets.filter { now.seconds(since: $0.value.receivedAt) <= 10 } }
+            if let ourUTC { verifyTimes(at: now, ourUTC: ourUTC, window: configuration.freshnessSeconds) }
+        }
         ledger.forget(ourUTC: ourUTC, at: now, window: configuration.freshnessSeconds)
     }
 }

@@ -3,19 +3,19 @@ extension Engine {
     /// database (the arrival, and the departure after takeoff), below `circuitHeightFeet` above its elevation; without
     /// a database, within that radius of the takeoff place, below that height above the ground (terrain). Unknown
     /// heights are not the circuit: the callouts stay on.
-    func isInCircuit(at: MonotonicInstant) -> Bool {
-        guard let own = gps.currentFix(at: at, staleAfterSeconds: configuration.gpsStaleAfterSeconds),
-              let latitude = own.latitudeDegrees, let longitude = own.longitudeDegrees else { return false }
+    static func isInCircuit(own: GPSFix?, nearest: AirfieldsState.Place?, lastTakeoff: FlightState.Transition?,
+                            heightAboveGroundFeet: Double?) -> Bool {
+        guard let own, let latitude = own.latitudeDegrees, let longitude = own.longitudeDegrees else { return false }
         let radiusMeters = TrafficCallouts.circuitRadiusNauticalMiles * UnitConversions.metersPerNauticalMile
         let ownFeet = own.altitudeMSLMeters.map(UnitConversions.feet(fromMeters:))
-        if let nearest = airfields.last?.nearest.first?.airfield, let elevation = nearest.elevationFeet, let ownFeet,
+        if let nearest, let elevation = nearest.elevationFeet, let ownFeet,
            GreatCircle.distanceMeters(latitude1: latitude, longitude1: longitude, latitude2: nearest.latitudeDegrees,
                                       longitude2: nearest.longitudeDegrees) <= radiusMeters,
            ownFeet - elevation < TrafficCallouts.circuitHeightFeet {
             return true
         }
-        if let takeoff = flight.takeoffs.last, let takeoffLatitude = takeoff.latitudeDegrees, let takeoffLongitude = takeoff.longitudeDegrees,
-           let height = flight.heightAboveGroundFeet,
+        if let takeoff = lastTakeoff, let takeoffLatitude = takeoff.latitudeDegrees, let takeoffLongitude = takeoff.longitudeDegrees,
+           let height = heightAboveGroundFeet,
            GreatCircle.distanceMeters(latitude1: latitude, longitude1: longitude, latitude2: takeoffLatitude,
                                       longitude2: takeoffLongitude) <= radiusMeters,
            height < TrafficCallouts.circuitHeightFeet {

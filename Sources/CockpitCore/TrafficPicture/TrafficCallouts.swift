@@ -73,6 +73,12 @@ public struct TrafficCallouts: Sendable, Equatable {
             effects.append(.log(LogLine(.notice, "traffic alerts on again: the mute ended")))
         }
         self.inCircuit = inCircuit
+        if picture.targets.isEmpty {   // no traffic (most seconds of most flights): nothing assessed, nothing called
+            if !threats.isEmpty { threats = [:] }
+            if !episodes.isEmpty { episodes = [:] }
+            if !current.isEmpty { current = [] }
+            return
+        }
         var calls: [Callout] = []
         var seen: Set<String> = []
         threats = [:]

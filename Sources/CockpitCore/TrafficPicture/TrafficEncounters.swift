@@ -59,6 +59,7 @@ public struct TrafficEncounters: Sendable, Equatable {
 
     mutating func tick(_ picture: TrafficPicture, threats: [String: TrafficThreat], utc: UTCInstant?, airborne: Bool,
                        configuration: TrafficConfiguration, effects: inout [Effect]) {
+        if picture.targets.isEmpty && open.isEmpty { return }   // no traffic, no encounter to end
         var seen: Set<String> = []
         for target in picture.targets {
             guard let relative = target.relative else { continue }

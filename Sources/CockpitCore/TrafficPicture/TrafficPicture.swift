@@ -103,6 +103,11 @@ public struct TrafficPicture: Sendable {
     /// barometer's pressure altitude when fresh and unpressurised.
     public init(relay: TrafficState, radio: RadioTrafficState, own: GPSFix?, ownPressureAltitudeFeet: Double?, now: MonotonicInstant,
                 utc: UTCInstant?, airborne: Bool, configuration: TrafficConfiguration) {
+        // Most ticks of most flights have no traffic at all.
+        if relay.targets.isEmpty && radio.targets.isEmpty {
+            targets = []
+            return
+        }
         var radioTargets: [PictureTarget] = []
         radioTargets.reserveCapacity(radio.targets.count)
         for target in radio.targets.values {

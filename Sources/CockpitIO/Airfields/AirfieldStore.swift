@@ -172,8 +172,24 @@ public final class AirfieldStore {
     /// `AirfieldIndex`); the database is read only for the airfields returned.
     public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter, declinationDegrees: Double?,
                         groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
+        try airfields(try index().nearest(latitude: latitude, longitude: longitude, filter: filter),
+                      declinationDegrees: declinationDegrees, groundSpeedKnots: groundSpeedKnots)
+    }
+
+    /// `nearest` for two filters at one place, as two calls would give them; the index reads the second answer off the
+    /// first when it can (`AirfieldIndex.nearest(latitude:longitude:filter:andNearest:)`).
+    public func nearest(latitude: Double, longitude: Double, filter: AirfieldFilter, andNearest second: AirfieldFilter,
+                        declinationDegrees: Double?, groundSpeedKnots: Double?)
+        throws(SQLiteDatabase.Failure) -> (first: [NearestAirfield], second: [NearestAirfield]) {
+        let hits = try index().nearest(latitude: latitude, longitude: longitude, filter: filter, andNearest: second)
+        return (try airfields(hits.first, declinationDegrees: declinationDegrees, groundSpeedKnots: groundSpeedKnots),
+                try airfields(hits.second, declinationDegrees: declinationDegrees, groundSpeedKnots: groundSpeedKnots))
+    }
+
+    private func airfields(_ hits: [AirfieldIndex.Hit], declinationDegrees: Double?,
+                           groundSpeedKnots: Double?) throws(SQLiteDatabase.Failure) -> [NearestAirfield] {
         var results: [NearestAirfield] = []
-        for hit in try index().nearest(latitude: latitude, longitude: longitude, filter: filter) {
+        for hit in hits {
             guard let airfield = try cachedAirfield(id: hit.id) else { continue }
             let nm = hit.inverse.distanceMeters / UnitConversions.metersPerNauticalMile
             var magnetic: Double?
