@@ -159,9 +159,9 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedPage"]
         ),
-        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedPageTool"], path: "Plugins/EmbedPage"),
-        // The plugin's command: runs on the build machine only, never linked into a shipped binary.
-        .executableTarget(name: "EmbedPageTool", path: "Plugins/EmbedPageTool", swiftSettings: strict),
+        // Its command is a shell script (Plugins/EmbedPage/embed-page.sh): a Swift tool would be built with the fuzzing
+        // build's sanitizer flags too, and libFuzzer's own `main` cannot link into an ordinary executable.
+        .plugin(name: "EmbedPage", capability: .buildTool(), path: "Plugins/EmbedPage", exclude: ["embed-page.sh"]),
         .executableTarget(
             name: "cockpit-web",
             dependencies: ["CockpitWeb", "CockpitProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
