@@ -186,3 +186,14 @@ seed("ogn-aprs", b"\n".join(beacons[0:30]) + b"\n")
 seed("ogn-aprs", b"\n".join([l for l in beacons if b"qAC" in l][:16]) + b"\n")
 seed("ogn-aprs", b"\n".join([l for l in beacons if b"RELAY" in l or b" FL" in l or b" id8" in l][:16]) + b"\n")
 radio_licence("ogn-aprs", "ogn/LICENSE.ogn_client-ruby")
+# adsb-json: dump1090-fa's live aircraft.json over London (BSD-2-Clause, plord12/dump1090mqtt) and dump1090-mutability's
+# --write-json output for modes1.bin; the first byte is the poll interval option, NUL bytes separate successive polls.
+with open(os.path.join(radio, "readsb", "dump1090mqtt.aircraft.json"), "rb") as f: london = f.read()
+with open(os.path.join(radio, "adsb", "modes1.aircraft.json"), "rb") as f: sicily = f.read()
+london_rows = [l.rstrip(b",") for l in london.split(b"\n") if l.startswith(b"    {")]
+seed("adsb-json", b"\x07" + london[:16000])
+seed("adsb-json", b"\x03" + sicily + b"\x00" + sicily.replace(b"1795774739.7", b"1795774740.7").replace(b'"seen":2.1', b'"seen":0.1'))
+seed("adsb-json", b"\x00" + b'{"now":1785349721.5,"aircraft":[' + b",".join(london_rows[:4]) + b',{"hex":"~c0ffee","type":"tisb_other","alt_baro":"ground","lat":51.47,"lon":-0.45,"seen_pos":0.4,"seen":0.1}]}'
+     + b"\x00" + b'{"now":1785349722.5,"aircraft":[' + b",".join(london_rows[:2]) + b"]}")
+radio_licence("adsb-json", "readsb/LICENSE.dump1090mqtt")
+radio_licence("adsb-json", "adsb/LICENSE.antirez-dump1090")

@@ -45,6 +45,7 @@ public enum WireSources {
         BaroDescriptor.self,
         TrafficPortDescriptor.self,
         SBSDescriptor.self,
+        ADSBJSONDescriptor.self,
         FLARMDescriptor.self,
         OGNDescriptor.self,
         OGNAPRSISDescriptor.self,

@@ -13,6 +13,7 @@ public enum Capabilities {
         FlightLogSettings.self,
         TrafficSettings.self,
         RadioTrafficSettings.self,
+        ADSBJSONSettings.self,   // after RadioTrafficSettings: adds its source to the radio sources it sets
         GDL90Settings.self, FLARMSettings.self,   // EFB outputs (docs/efb.md)
         AlertSettings.self,
         RecordingSettings.self,
