@@ -38,6 +38,12 @@ public struct FetchedDocument: Sendable {
     public var ageSeconds: Double?
     /// True when `ageSeconds` is to the millisecond (a file); HTTP's dates are whole seconds.
     public var ageIsExact = false
+
+    public init(bytes: [UInt8], ageSeconds: Double?, ageIsExact: Bool = false) {
+        self.bytes = bytes
+        self.ageSeconds = ageSeconds
+        self.ageIsExact = ageIsExact
+    }
 }
 
 /// Reads a document once, with a size limit and a deadline: a file, or a plain HTTP/1.1 GET over a TCP socket. The
