@@ -9,8 +9,8 @@ import CockpitTestSupport
 /// (4D2023 "AMC421" off Sicily: ../shared/data/radio-traffic/SOURCE.md) and writing `--write-json`: one live daemon
 /// reads its SBS port, another its `aircraft.json` — over HTTP from Python's `http.server`, or as the file — and both
 /// must show the same aircraft at the same place in the status's radio section, the traffic table, the radar and
-/// GDL 90 0x14. After the recording's frames, its last even/odd airborne position pair is sent again every half
-/// second for a few seconds, as an aircraft keeps transmitting: each daemon then has the final position fresh and
+/// GDL 90 0x14. After the recording's frames, its last airborne position frame is sent again every half second for a
+/// few seconds, as an aircraft keeps transmitting: each daemon then has the final position fresh and
 /// sends it undead-reckoned in 0x14, so the two are compared at the same position, not at two extrapolations.
 @Suite("ADS-B from aircraft.json", .serialized)
 struct ADSBJSONIntegrationTests {
@@ -20,20 +20,18 @@ struct ADSBJSONIntegrationTests {
         var failures: [String] = []
     }
 
-    /// The frames of modes1.avr, and its last odd and last even DF17 airborne-position frames in their order.
-    static func frames() throws -> (all: [UInt8], lastPair: [UInt8]) {
+    /// The frames of modes1.avr, and its last DF17 airborne-position frame: sent again, dump1090 decodes it against the
+    /// recording's last frame of the other CPR format (within 10 s) to the recording's final position every time.
+    static func frames() throws -> (all: [UInt8], lastPosition: [UInt8]) {
         let text = try FixtureFile.read(Fixtures.path("radio-traffic/adsb/modes1.avr"))
-        var lastEven: Substring?, lastOdd: Substring?, evenLast = true
+        var last: Substring?
         for line in text.split(separator: "\n") {
             let hex = line.dropFirst().dropLast()   // *…;
             guard hex.count == 28, let first = UInt8(hex.prefix(2), radix: 16), first >> 3 == 17,
-                  let typeByte = UInt8(hex.dropFirst(8).prefix(2), radix: 16), (9...18).contains(typeByte >> 3),
-                  let flagByte = UInt8(hex.dropFirst(12).prefix(2), radix: 16) else { continue }
-            if (flagByte >> 2) & 1 == 0 { lastEven = line; evenLast = true } else { lastOdd = line; evenLast = false }
+                  let typeByte = UInt8(hex.dropFirst(8).prefix(2), radix: 16), (9...18).contains(typeByte >> 3) else { continue }
+            last = line
         }
-        let pair = [lastOdd, lastEven].compactMap { $0 }
-        let ordered = evenLast ? pair : pair.reversed()
-        return (Array(text.utf8), Array((ordered.joined(separator: "\n") + "\n").utf8))
+        return (Array(text.utf8), Array(((last ?? "") + "\n").utf8))
     }
 
     /// 4D2023 in an aircraft.json (dump1090 may list another address it decoded from a corrupted frame beside it).
@@ -110,7 +108,7 @@ struct ADSBJSONIntegrationTests {
         var reference: JSONValue?
         for _ in 0..<8 {
             usleep(500_000)
-            #expect(dump1090.feedRaw(frames.lastPair))
+            #expect(dump1090.feedRaw(frames.lastPosition))
             feedOwnFix()
             if let read = dump1090.aircraftJSON(), aircraft4D2023(read)?["lat"] != nil { reference = read }
         }
@@ -165,7 +163,7 @@ struct ADSBJSONIntegrationTests {
             rowApart = haversineNauticalMiles(heardJSON.0, heardJSON.1, heardSBS.0, heardSBS.1)
             for row in [jsonRow, sbsRow] where row["deadReckoned"] == .bool(true) {
                 let heard = row == jsonRow ? heardJSON : heardSBS
-                let moved = (row["deadReckonedLatitudeDegrees"]?.doubleValue ?? 0, row["deadReckonedLongitudeDegrees"]?.doubleValue ?? 0)
+                let moved = (row["latitudeDegrees"]?.doubleValue ?? 0, row["longitudeDegrees"]?.doubleValue ?? 0)
                 let bearing = Self.initialBearingDegrees(heard, moved)
                 #expect(abs(bearing - (reference["track"]?.doubleValue ?? 0)) <= 2, "moved on \(bearing)°, track \(reference["track"] ?? .null)")
             }
