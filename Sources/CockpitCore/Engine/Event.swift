@@ -9,8 +9,8 @@ public enum Event: Sendable, Equatable {
     case command(Command)
     /// Traffic callouts silenced for this long (never hypoxia); 0 lifts the mute.
     case muteTraffic(seconds: Double)
-    /// The shell's answer to a `lookupAirfields` effect. Boxed (as `glide`): every event is copied several times on its
-    /// way through the runner, and unboxed this answer (392 bytes) made every event as large as itself.
+    /// The shell's answer to a `lookupAirfields` effect. Boxed (as `glide` and `radio`): every event is copied several
+    /// times on its way through the runner, and unboxed this answer (392 bytes) made every event as large as itself.
     indirect case airfields(AirfieldsUpdate)
     /// The shell's answer to a `lookupGlide` effect.
     indirect case glide(GlideUpdate)
@@ -21,8 +21,9 @@ public enum Event: Sendable, Equatable {
     case trafficReply(TrafficPacket.Reply)
     /// A datagram dropped by the adapter, with the reason (counted).
     case trafficRejected(reason: String)
-    /// A radio traffic source's message, refusal or connection change (ADS-B, FLARM, OGN).
-    case radio(RadioInputEvent)
+    /// A radio traffic source's message, refusal or connection change (ADS-B, FLARM, OGN). Boxed: an observation is
+    /// the largest payload (273 bytes), and unboxed it made every event, a GPS fix or a tick, as large as itself.
+    indirect case radio(RadioInputEvent)
     /// A shell facility (the recorder, the flight log) stopped or works again: a fact the core cannot see itself.
     case facility(FacilityStatus)
     /// The input has ended (a replay reached the end of its file, or the daemon is stopping).
