@@ -12,10 +12,7 @@ final class AirfieldRequestTests {
     let daemon: LiveDaemon
 
     init() throws {
-        var options = LiveOptions(socketPath: socketPath, gpsd: nil)
-        options.settings[AirfieldSettings.self].path = Fixtures.directory + "/../../Data/airfields.sqlite"
-        daemon = try LiveDaemon(options: options, logger: quietLogger)
-        try daemon.start()
+        daemon = try startDaemonWithShippedAirfields(socketPath: socketPath)
     }
 
     deinit { daemon.stop() }

@@ -40,31 +40,14 @@ struct AlertAudioTests {
         defer { unlink(wav) }
         let result = runProcess("/usr/bin/espeak-ng", ["-v", "en", "-s", "165", "-w", wav, text])
         try #require(result.status == 0, "espeak-ng: \(result.stderr)")
-        let fd = open(wav, O_RDONLY)
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { break }
-            data += chunk[0..<n]
-        }
+        let data = try FixtureFile.bytes(wav)
         // RIFF header of 44 bytes as espeak-ng writes it (fmt chunk of 16, then data).
         try #require(data.count > 44 && String(decoding: data[36..<40], as: UTF8.self) == "data")
         return stride(from: 44, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
     }
 
     static func readSamples(_ path: String) -> [Int16] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { break }
-            data += chunk[0..<n]
-        }
+        let data = (try? FixtureFile.bytes(path)) ?? []
         return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
     }
 

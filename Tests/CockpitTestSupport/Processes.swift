@@ -85,6 +85,15 @@ public func withSpawnAttributes<T>(_ body: (UnsafePointer<posix_spawnattr_t>) ->
     return body(&attributes)
 }
 
+/// Ends a program `startProcess` started (SIGTERM, then waits for it) and sets `pid` to 0; nothing when it is 0.
+public func terminateAndWait(_ pid: inout pid_t) {
+    guard pid > 0 else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    pid = 0
+}
+
 /// Starts a program in the background; returns its pid. With `environment`, the child gets exactly those variables
 /// (plus PATH); without, it inherits the test's environment.
 public func startProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> pid_t {

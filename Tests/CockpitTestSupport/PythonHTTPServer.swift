@@ -24,13 +24,7 @@ public final class PythonHTTPServer {
         return waitFor(seconds: 5) { loopbackAccepts(port: port) }
     }
 
-    public func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        pid = 0
-    }
+    public func stop() { terminateAndWait(&pid) }
 
     /// `http://127.0.0.1:PORT/` + `path`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/" + path }

@@ -38,13 +38,7 @@ public final class RealDump1090 {
         return waitFor(seconds: 5) { Self.accepts(port: rawInputPort) && Self.accepts(port: sbsPort) }
     }
 
-    public func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        pid = 0
-    }
+    public func stop() { terminateAndWait(&pid) }
 
     /// Writes `bytes` to the raw input port in one connection, then closes it.
     public func feedRaw(_ bytes: [UInt8]) -> Bool {
