@@ -80,6 +80,7 @@ def lat_lon(data, first_bit):
 def altitude_feet(code):
     return None if code == 0 else code * 25 - 1025
 
+
 # -------------------------------------------------------------------------------------------------------- downlinks
 def decode_downlink(b):
     payload_type, qualifier = field(b, 0, 5), field(b, 5, 3)
@@ -98,8 +99,7 @@ def decode_downlink(b):
     if payload_type in (1, 2, 5, 6):
         code = field(b, 232, 12)
         out["secondary_altitude_ft"] = altitude_feet(code)
-        out["secondary_altitude_type"] = None if code == 0 else (
-            "pressure" if out["altitude_type"] == "geometric" else "geometric")
+        out["secondary_altitude_type"] = None if code == 0 else ("pressure" if field(b, 79, 1) else "geometric")
     return out
 
 

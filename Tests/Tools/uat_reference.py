@@ -53,8 +53,8 @@ def open_lines(path):
     with open(path, "rb") as probe:
         magic = probe.read(2)
     if magic == b"\x1f\x8b":
-        return gzip.open(path, "rt", encoding="ascii", errors="replace", newline="")
-    return open(path, "r", encoding="ascii", errors="replace", newline="")
+        return gzip.open(path, "rt", encoding="ascii", errors="replace", newline="\n")
+    return open(path, "r", encoding="ascii", errors="replace", newline="\n")
 
 
 def frames(path, stats):
