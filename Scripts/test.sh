@@ -51,6 +51,14 @@ binary=$PWD/.build/debug/cockpitd
 phase "systemd units"
 if bash Scripts/check-units.sh "$binary"; then count 1 0 "systemd units"; else count 0 1 "systemd units"; fi
 
+# The independent reference tools' own tests (Python standard library; well under a second).
+phase "reference tools (Tests/Tools)"
+if python3 -m unittest discover -s Tests/Tools -p 'test_*.py' > "$logs/tools.log" 2>&1; then
+  count "$(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' "$logs/tools.log")" 0 "reference tools"
+else
+  cat "$logs/tools.log"; count 0 1 "reference tools"
+fi
+
 # The black-box campaign, short (about a minute): every surface, the daemon answering, every input accounted for.
 phase "black-box campaign, short"
 if python3 Scripts/blackbox.py --binary "$binary" --scale short > "$logs/blackbox-short.log" 2>&1; then
