@@ -75,15 +75,20 @@ public enum GDL90Cycle {
     }
 
     /// One 0x14 per target with a position relative to ours (nil without an own fix: there is nothing to relate to).
-    /// Address type (§3.5.1.2): ICAO for an ICAO-addressed aircraft, self-assigned for every other identifier (a
-    /// FLARM or OGN device's own, a random one, a relay box's per-flight one): an EFB must not look those up as
-    /// registrations. Call sign: the aircraft's own when a source gave one, else the six hex digits shown on the radar.
+    /// Address type (§3.5.1.2): a UAT target's own (its address qualifier: ADS-B, TIS-B ICAO or track file, surface
+    /// vehicle, beacon; `RadioAddressQualifier.gdl90AddressType`); else ICAO for an ICAO-addressed aircraft,
+    /// self-assigned for every other identifier (a FLARM or OGN device's own, a random one, a relay box's per-flight
+    /// one): an EFB must not look those up as registrations. NIC as the aircraft sent it (UAT), else 0 (unknown);
+    /// the emergency code the aircraft's own (UAT), else 1 (general) for an emergency squawk. Call sign: the
+    /// aircraft's own when a source gave one, else the six hex digits shown on the radar.
     public static func trafficReport(_ target: EFBPicture.Target, picture: EFBPicture) -> GDL90Report? {
         guard let relative = target.relative else { return nil }
         let source = target.target
         var report = GDL90Report()
         report.trafficAlert = EFBPicture.alarmLevel(target) > 0   // the threat assessment's, or the FLARM device's
-        report.addressType = source.addressType == RadioAddressType.icao.rawValue ? .adsbICAO : .adsbSelfAssigned
+        report.addressType = source.addressQualifier.flatMap { GDL90Report.AddressType(rawValue: $0.gdl90AddressType) }
+            ?? (source.addressType == RadioAddressType.icao.rawValue ? .adsbICAO : .adsbSelfAssigned)
+        report.nic = source.navigationIntegrityCategory.map { min($0, 11) } ?? 0
         report.address = target.identifier
         report.latitudeDegrees = relative.latitudeDegrees
         report.longitudeDegrees = relative.longitudeDegrees
@@ -97,7 +102,7 @@ public enum GDL90Cycle {
         report.horizontalSpeedKnots = source.groundSpeedKnots
         report.verticalSpeedFeetPerMinute = source.verticalRateFeetPerMinute
         report.callsign = callsignField(source.callsign) ?? source.identifierText
-        report.emergencyCode = source.emergency ? 1 : 0
+        report.emergencyCode = source.emergencyPriority.flatMap { $0 <= 6 ? $0 : nil } ?? (source.emergency ? 1 : 0)
         report.emitterCategory = source.emitterCategory ?? 0   // 0: no emitter category information
         return report
     }

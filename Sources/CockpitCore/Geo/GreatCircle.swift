@@ -19,6 +19,15 @@ public enum GreatCircle {
         return 2 * meanEarthRadiusMeters * Double.asin(min(1, h.squareRoot()))
     }
 
+    /// The direction of a horizontal vector given by its north and east parts (a velocity), 0 ..< 360 degrees from
+    /// north, clockwise; nil for the zero vector.
+    public static func directionDegrees(north: Double, east: Double) -> Double? {
+        guard north != 0 || east != 0, north.isFinite, east.isFinite else { return nil }
+        let direction = degrees(Double.atan2(y: east, x: north))
+        let normalised = direction < 0 ? direction + 360 : direction
+        return normalised >= 360 ? normalised - 360 : normalised
+    }
+
     /// Initial true bearing from point 1 to point 2, 0…360 degrees.
     public static func initialBearingDegrees(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         let phi1 = radians(latitude1), phi2 = radians(latitude2)

@@ -1,12 +1,14 @@
 /// A receiver the box reads radio traffic from: a decoder pilots already run (dump1090's SBS-1 stream, a FLARM
-/// device's NMEA, OGN's APRS, readsb's or dump1090's `aircraft.json`). The raw value is the source's name in the
-/// settings, the recording and the status.
+/// device's NMEA, OGN's APRS, readsb's or dump1090's `aircraft.json`, dump978-fa's raw UAT frames). The raw value is
+/// the source's name in the settings, the recording and the status.
 public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
     case adsbSBS = "adsb-sbs"
     /// readsb's, dump1090-fa's or dump1090-mutability's `aircraft.json`, polled.
     case adsbJSON = "adsb-json"
     case flarm
     case ogn
+    /// dump978-fa's raw UAT (978 MHz) frames: ADS-B, TIS-B and ADS-R downlinks, FIS-B uplinks.
+    case uat
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
@@ -16,10 +18,12 @@ public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable
     /// A connected source that sent nothing for this long is silent (dump1090 writes a line for every message it
     /// decodes, and with aircraft in range that is many a second; a FLARM device sends every second; an OGN receiver's
     /// own beacons come at least every few minutes). An `aircraft.json` that no aircraft has changed in for this long
-    /// (the writer stopped, or nothing in range) is silent like an SBS port.
+    /// (the writer stopped, or nothing in range) is silent like an SBS port. UAT aircraft send a state vector every
+    /// second and a ground station's TIS-B repeats a radar track at the radar's scan (about 5 to 12 s); within range
+    /// of a ground station its uplinks come several a second.
     public var silentAfterSeconds: Double {
         switch self {
-        case .adsbSBS, .adsbJSON: 60
+        case .adsbSBS, .adsbJSON, .uat: 60
         case .flarm: 10
         case .ogn: 300
         }
@@ -27,9 +31,21 @@ public enum RadioSourceKind: String, Sendable, Equatable, Hashable, CaseIterable
 
     public var staleAfterSeconds: Double {
         switch self {
-        case .adsbSBS, .adsbJSON: 20
+        case .adsbSBS, .adsbJSON, .uat: 20
         case .flarm: 6
         case .ogn: 30
+        }
+    }
+
+    /// A position further than this from the own fix cannot have been heard by this receiver, and is refused (counted
+    /// under the source's `rejected`), nil where no such limit is kept. UAT: the radio horizon between a receiver at
+    /// 18,000 ft and a target at 60,000 ft is 1.23 (√18,000 + √60,000) ≈ 466 nm, and a ground station rebroadcasts
+    /// (TIS-B, ADS-R) only targets near the aircraft it serves; a frame that passed the Reed-Solomon check with bits
+    /// flipped in its position lands anywhere on Earth.
+    public var maximumRangeNauticalMiles: Double? {
+        switch self {
+        case .uat: 500
+        case .adsbSBS, .adsbJSON, .flarm, .ogn: nil
         }
     }
 }
@@ -44,7 +60,8 @@ public enum RadioAddressType: String, Sendable, Equatable, Hashable, Comparable 
     case ogn
     /// A random identifier (a FLARM in privacy mode, a relay target).
     case random
-    /// dump1090's `~` addresses: TIS-B or ADS-R targets without an ICAO address, a ground station's track number.
+    /// dump1090's `~` addresses: TIS-B or ADS-R targets without an ICAO address, a ground station's track number; a
+    /// UAT target whose address qualifier is not an ICAO one (`RadioAddressQualifier.isICAO`).
     case nonICAO = "non-icao"
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
@@ -94,8 +111,17 @@ public struct RadioObservation: Sendable, Equatable {
     /// Mode A code, four octal digits.
     public var squawk: String?
     public var onGround: Bool?
-    /// ADS-B emitter category (GDL 90 §3.5.1.10): from a FLARM or OGN aircraft type.
+    /// ADS-B emitter category (GDL 90 §3.5.1.10): from a FLARM or OGN aircraft type, UAT's mode-status element.
     public var emitterCategory: UInt8?
+    /// How a UAT target is addressed and who sent it (its own ADS-B, a ground station's TIS-B or ADS-R): GDL 90's
+    /// address type. Nil for a source that does not say.
+    public var addressQualifier: RadioAddressQualifier?
+    /// Navigation Integrity Category (DO-282B, DO-260B: 0 unknown, 1 … 11 containment within 7.5 m), as the
+    /// aircraft sent it.
+    public var navigationIntegrityCategory: UInt8?
+    /// Emergency/priority status (DO-282B's mode-status element, GDL 90's `p` field): 0 none, 1 general, 2 medical,
+    /// 3 minimum fuel, 4 no communication, 5 unlawful interference, 6 downed aircraft.
+    public var emergencyPriority: UInt8?
     /// A FLARM device's own alarm level for this target (0–3), kept as the device said it.
     public var alarmLevel: Int?
     /// The aircraft asked not to be tracked (OGN's no-track bit): shown, never logged, never forwarded.
@@ -146,6 +172,30 @@ public enum RadioInputEvent: Sendable, Equatable {
     case disconnected(source: RadioSourceKind, reason: String)
     /// What a device says of itself (a FLARM's `$PFLAU` heartbeat, its `$PFLAE` self-test): counted as another line.
     case device(source: RadioSourceKind, RadioDeviceReport)
+    /// A UAT ground station's uplink frame (FIS-B weather, the station's position): counted under the source's
+    /// `uplinks`, its payload kept as it was received.
+    case uplink(source: RadioSourceKind, RadioUplink)
+}
+
+/// One UAT uplink as the receiver heard it (DO-282B §2.2.3.2): the 432-byte payload after forward error correction
+/// (the 8-byte UAT-specific header, then the information frames), unchanged.
+public struct RadioUplink: Sendable, Equatable {
+    public static let payloadBytes = 432
+    public var payload: [UInt8]
+    /// Reed-Solomon symbols the receiver corrected (dump978's `rs=`), nil when it did not say.
+    public var correctedSymbols: Int?
+    /// Signal strength, dB below full scale (dump978-fa's `rssi=`).
+    public var rssiDB: Double?
+    /// When the receiver heard it, Unix seconds on the receiver's own clock (dump978-fa's `t=`): not a time the core
+    /// uses for anything but showing.
+    public var receiverUnixSeconds: Double?
+
+    public init(payload: [UInt8], correctedSymbols: Int? = nil, rssiDB: Double? = nil, receiverUnixSeconds: Double? = nil) {
+        self.payload = payload
+        self.correctedSymbols = correctedSymbols
+        self.rssiDB = rssiDB
+        self.receiverUnixSeconds = receiverUnixSeconds
+    }
 }
 
 /// A receiver's own word on its health: a FLARM's heartbeat (`$PFLAU`) or self-test result (`$PFLAE`). Nil fields

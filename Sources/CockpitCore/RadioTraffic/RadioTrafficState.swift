@@ -41,6 +41,10 @@ public struct RadioTarget: Sendable, Equatable {
     public var onGround: Timed<Bool>?
     public var alarmLevel: Timed<Int>?
     public var emitterCategory: Timed<UInt8>?
+    /// The latest UAT address qualifier heard for it (its own ADS-B, or a ground station's TIS-B or ADS-R).
+    public var addressQualifier: Timed<RadioAddressQualifier>?
+    public var navigationIntegrityCategory: Timed<UInt8>?
+    public var emergencyPriority: Timed<UInt8>?
     public var noTrack = false
     public var stealth = false
     /// Since when it has stayed where the own aircraft is (ownship learning), and where it was from us then; nil
@@ -95,6 +99,8 @@ public struct RadioTrafficState: Sendable, Equatable {
         public var observations = 0
         public var other = 0
         public var rejected: [String: Int] = [:]
+        /// UAT uplinks (a ground station's frames), each handed on whole.
+        public var uplinks = 0
         /// Lines used with a part left out that could not be read (a FLARM name), by reason; each is also one of
         /// `observations`.
         public var leftOut: [String: Int] = [:]
@@ -103,7 +109,30 @@ public struct RadioTrafficState: Sendable, Equatable {
         /// The device's last heartbeat and its last self-test result (FLARM), as it said them.
         public var heartbeat: RadioDeviceReport?
         public var selfTest: RadioDeviceReport?
-        public var lines: Int { observations + other + rejected.values.reduce(0, +) }
+        public var lines: Int { observations + other + uplinks + rejected.values.reduce(0, +) }
+        /// Lines a second over the last whole `rateWindowSeconds` (nil until one has passed while connected).
+        public var linesPerSecond: Double?
+        var rateWindowStart: RateWindowStart?
+
+        struct RateWindowStart: Sendable, Equatable {
+            var at: MonotonicInstant
+            var lines: Int
+        }
+
+        /// The window `linesPerSecond` is measured over.
+        public static let rateWindowSeconds = 10.0
+
+        mutating func measureRate(at: MonotonicInstant) {
+            guard connected, let start = rateWindowStart else {
+                rateWindowStart = connected ? RateWindowStart(at: at, lines: lines) : nil
+                if !connected { linesPerSecond = nil }
+                return
+            }
+            let seconds = at.seconds(since: start.at)
+            guard seconds >= Self.rateWindowSeconds else { return }
+            linesPerSecond = Double(lines - start.lines) / seconds
+            rateWindowStart = RateWindowStart(at: at, lines: lines)
+        }
 
         mutating func countObservation(at: MonotonicInstant) {
             observations += 1
@@ -172,11 +201,29 @@ public struct RadioTrafficState: Sendable, Equatable {
             } else {
                 sources[source, default: SourceStatus()].heartbeat = report
             }
+        case .uplink(let source, _):
+            sources[source, default: SourceStatus()].uplinks += 1
+            sources[source, default: SourceStatus()].lastLineAt = at
         case .observation(let observation):
+            if let reason = Self.outOfRange(observation, own: own) {
+                sources[observation.source, default: SourceStatus()].rejected[reason, default: 0] += 1
+                sources[observation.source, default: SourceStatus()].lastLineAt = at
+                return
+            }
             sources[observation.source, default: SourceStatus()].countObservation(at: at)
             for reason in observation.leftOut { sources[observation.source, default: SourceStatus()].leftOut[reason, default: 0] += 1 }
             merge(observation, at: at, own: own, ownPressureAltitudeFeet: ownPressureAltitudeFeet, configuration: configuration)
         }
+    }
+
+    /// The refusal of a position its receiver cannot have heard (`RadioSourceKind.maximumRangeNauticalMiles` from the
+    /// own fix); nil when it is within range, or there is no limit or no own position to measure from.
+    public static func outOfRange(_ observation: RadioObservation, own: GPSFix?) -> String? {
+        guard let limit = observation.source.maximumRangeNauticalMiles, let latitude = observation.latitudeDegrees,
+              let longitude = observation.longitudeDegrees, let own, own.hasValidPosition,
+              let ownLatitude = own.latitudeDegrees, let ownLongitude = own.longitudeDegrees else { return nil }
+        let meters = GreatCircle.distanceMeters(latitude1: ownLatitude, longitude1: ownLongitude, latitude2: latitude, longitude2: longitude)
+        return meters > limit * UnitConversions.metersPerNauticalMile ? "position beyond radio range" : nil
     }
 
     private mutating func merge(_ observation: RadioObservation, at: MonotonicInstant, own: GPSFix?, ownPressureAltitudeFeet: Double?,
@@ -216,6 +263,7 @@ public struct RadioTrafficState: Sendable, Equatable {
     /// Drops every target no source has heard within that source's `staleAfterSeconds`, and says when a connected
     /// source falls silent or speaks again.
     public mutating func tick(at: MonotonicInstant, effects: inout [Effect]) {
+        for source in sources.keys { sources[source]?.measureRate(at: at) }
         for (source, status) in sources {
             let lastHeard = [status.lastLineAt, status.connectedAt].compactMap { $0 }.max()
             let quiet = status.connected && lastHeard.map { at.seconds(since: $0) >= source.silentAfterSeconds } == true
@@ -301,6 +349,9 @@ extension RadioTarget {
         set(&onGround, o.onGround)
         set(&alarmLevel, o.alarmLevel)
         set(&emitterCategory, o.emitterCategory)
+        set(&addressQualifier, o.addressQualifier)
+        set(&navigationIntegrityCategory, o.navigationIntegrityCategory)
+        set(&emergencyPriority, o.emergencyPriority)
         noTrack = noTrack || o.noTrack
         stealth = o.stealth
     }

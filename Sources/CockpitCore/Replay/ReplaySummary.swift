@@ -111,7 +111,7 @@ public struct ReplaySummary: Sendable {
                     radioAircraftWithPosition.insert(observation.address)
                 }
             case .rejected: radioRejected += 1
-            case .other, .connected, .disconnected, .device: otherEvents += 1
+            case .other, .connected, .disconnected, .device, .uplink: otherEvents += 1
             }
         case .gpsSource, .baroSource, .command, .muteTraffic:
             otherEvents += 1

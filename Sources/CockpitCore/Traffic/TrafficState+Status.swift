@@ -62,6 +62,7 @@ extension StatusSnapshot {
         var object: JSONObject = [
             "identifier": .string(target.identifierText),
             "addressType": .string(target.addressType),
+            "addressQualifier": .optional(target.addressQualifier?.name),
             "sources": .array(target.sources.map { .string($0) }),
             "mergedCockpitdIdentifier": .optional(target.mergedCockpitdIdentifier.map(TrafficIdentifier.text)),
             "callsign": .optional(target.callsign),
@@ -70,6 +71,8 @@ extension StatusSnapshot {
             "viaRelay": .bool(target.relayTarget?.viaRelay ?? false),
             "airborne": .optional(target.airborne),
             "emergency": .bool(target.emergency),
+            "emergencyPriority": .optional(target.emergencyPriority),
+            "navigationIntegrityCategory": .optional(target.navigationIntegrityCategory),
             "ageSeconds": .number(target.positionAgeSeconds, decimals: 1),
             "deadReckoned": .bool(relative?.deadReckoned ?? false),
             "latitudeDegrees": .number(relative?.latitudeDegrees ?? target.heardLatitudeDegrees, decimals: 6),

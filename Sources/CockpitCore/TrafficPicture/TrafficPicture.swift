@@ -49,6 +49,13 @@ public struct PictureTarget: Sendable, Equatable {
     public var proximate = false
     /// The relay target itself, for the relay's own fields in the status (nil for a radio target).
     public var relayTarget: TrafficTarget?
+    /// A UAT target's address qualifier: its own ADS-B, or a ground station's TIS-B or ADS-R (GDL 90's address type).
+    public var addressQualifier: RadioAddressQualifier?
+    /// Navigation Integrity Category as the aircraft sent it (UAT), nil when no source says.
+    public var navigationIntegrityCategory: UInt8?
+    /// Emergency/priority status as the aircraft sent it (UAT's mode-status element; GDL 90's `p`), nil when no
+    /// source says; a squawk of 7500, 7600 or 7700 sets `emergency` without a code.
+    public var emergencyPriority: UInt8?
 
     /// Six hex digits, as on the radar, in the log and on the tablet.
     public var identifierText: String { TrafficIdentifier.text(identifier) }
@@ -210,7 +217,10 @@ public struct TrafficPicture: Sendable {
             pressureAltitudeFeet: target.pressureAltitudeFeet?.value, geometricAltitudeHAEFeet: target.geometricAltitudeHAEFeet?.value,
             groundSpeedKnots: target.groundSpeedKnots?.value, trackTrueDegrees: target.trackTrueDegrees?.value,
             verticalRateFeetPerMinute: target.verticalRateFeetPerMinute?.value, airborne: target.onGround.map { !$0.value },
-            emergency: target.squawk.map { ["7500", "7600", "7700"].contains($0.value) } ?? false, deviceAlarmLevel: alarm,
-            noTrack: target.noTrack, stealth: target.stealth)
+            emergency: target.squawk.map { ["7500", "7600", "7700"].contains($0.value) } ?? false
+                || (1...6).contains(target.emergencyPriority?.value ?? 0),
+            deviceAlarmLevel: alarm, noTrack: target.noTrack, stealth: target.stealth,
+            addressQualifier: target.addressQualifier?.value, navigationIntegrityCategory: target.navigationIntegrityCategory?.value,
+            emergencyPriority: target.emergencyPriority?.value)
     }
 }
