@@ -25,8 +25,11 @@ struct HillLaunchTests {
         return try ReplayRunner.run(options, logger: quietLogger).summary
     }
 
-    static func seconds(_ transition: JSONValue?) -> Int? {
-        guard let text = transition?["utc"]?.stringValue, let instant = UTCInstant.parseISO8601(text) else { return nil }
+    static func seconds(_ transition: JSONValue?) -> Int? { daySeconds(transition?["utc"]?.stringValue) }
+
+    /// An ISO 8601 UTC time as seconds since its day began, rounded.
+    static func daySeconds(_ text: String?) -> Int? {
+        guard let text, let instant = UTCInstant.parseISO8601(text) else { return nil }
         let day = instant.secondsSinceEpoch.truncatingRemainder(dividingBy: 86_400)
         return Int(day.rounded())
     }
@@ -43,6 +46,28 @@ struct HillLaunchTests {
             let other = try Self.replay(Fixtures.path("flights/" + Self.napret), profile: profile)
             #expect(other["takeoffs"]?.arrayValue?.isEmpty == true, "\(profile): \(other["takeoffs"] ?? .null)")
         }
+    }
+
+    /// A logger that starts on launch, pauses and resumes in flight: napret's first fix (12:00:00, standing on the
+    /// hill) and then its fixes from 12:03:16 on. The take-off run (12:00:13) is inside the 196 s without fixes, so
+    /// the takeoff is there too, marked estimated between the two fixes around it — not said at the first fix.
+    @Test func aLoggerPausedOverTheLaunchGivesAnEstimatedTakeoffInsideThePause() throws {
+        let flight = try IGCSplice(path: Fixtures.path("flights/" + Self.napret))
+        let first = try #require(flight.fixes.first)
+        let resumed = 12 * 3600 + 3 * 60 + 16
+        let path = temporaryPath("-napret-paused.igc")
+        try FixtureFile.write(IGCSplice.file(date: flight.date, fixes: [first] + flight.fixes.filter { $0.seconds >= resumed }), to: path)
+        defer { unlink(path) }
+        let summary = try Self.replay(path, profile: .paraglider)
+        let takeoffs = summary["takeoffs"]?.arrayValue ?? []
+        try #require(takeoffs.count == 1, "\(takeoffs)")
+        let takeoff = try #require(Self.seconds(takeoffs.first))
+        #expect(takeoffs[0]["estimated"] == .bool(true))
+        #expect(takeoff > first.seconds && takeoff < resumed, "takeoff at \(takeoff), the pause is \(first.seconds)...\(resumed)")
+        #expect(Self.daySeconds(takeoffs[0]["earliestUTC"]?.stringValue) == first.seconds)
+        #expect(Self.daySeconds(takeoffs[0]["latestUTC"]?.stringValue) == resumed)
+        let landings = (summary["landings"]?.arrayValue ?? []).compactMap(Self.seconds)
+        #expect(landings.count == 1 && abs((landings.first ?? 0) - Self.napretLandingSeconds) <= 20, "landings \(landings)")
     }
 
     /// A top landing and a stop between flights, cut from real logs: napret moved so that it lands where it launched
