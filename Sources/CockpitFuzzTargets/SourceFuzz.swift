@@ -10,14 +10,20 @@ protocol FuzzedSource: SourceDescriptor {
 }
 
 enum SourceFuzz {
-    /// One target per fuzz target name of `WireSources.all`, in its order; a source without a `FuzzedSource`
-    /// conformance has none (`InputSourceTests` checks that every source has one).
+    /// One target per fuzz target name of the one list of sources (`WireSources.List`), in its order. The compiler
+    /// checks that every listed source has its `FuzzedSource` entry: one without stops the build here.
     static let targets: [FuzzTarget] = {
         var seen = Set<String>()
-        return WireSources.all.compactMap { $0 as? any FuzzedSource.Type }.filter { seen.insert($0.fuzzTarget).inserted }.map {
+        return everySource(WireSources.List.self).filter { seen.insert($0.fuzzTarget).inserted }.map {
             FuzzTarget(name: $0.fuzzTarget, summary: $0.fuzzSummary, maximumInputBytes: $0.fuzzMaximumInputBytes, run: $0.fuzz)
         }
     }()
+
+    private static func everySource<each Source: FuzzedSource>(_ list: SourceList<repeat each Source>.Type) -> [any FuzzedSource.Type] {
+        var sources: [any FuzzedSource.Type] = []
+        for source in repeat (each Source).self { sources.append(source) }
+        return sources
+    }
 }
 
 extension GPSDDescriptor: FuzzedSource {

@@ -3,8 +3,7 @@ public import CockpitCore
 /// One input source, named once: its decoder (and so its record kinds), its kind as the core knows it, its label and
 /// its fuzz target. The daemon adds, in an extension of the same type (`InputSource`), its settings group, its live
 /// adapter factory and what a recording's header says of it. A descriptor whose `Decoder` is not a `WireDecoder`
-/// does not compile; the recording reader, `InputDecoder`, the fuzz targets and the daemon's inputs all derive from
-/// `WireSources.all`, so a source listed there is read, decoded, recorded, replayed and fuzzed alike.
+/// does not compile, and neither does a listed one without its daemon half or its fuzz entry (`WireSources.List`).
 public protocol SourceDescriptor: Sendable {
     associatedtype Decoder: WireDecoder
     /// The source as the core knows it.
@@ -36,20 +35,42 @@ public enum CoreSourceKind: Sendable, Equatable, Hashable {
     case radio(RadioSourceKind)
 }
 
-/// Every input source, in one place, as gpsd lists its drivers: one line per source. A new source is its folder (its
-/// descriptor, decoder and records here; its live adapter beside the daemon's inputs), one line here, its docs, tests
-/// and fuzz corpus (docs/adding-a-capability.md). Live inputs start in this order.
+/// A list of sources as a type: its members are a parameter pack, so a module above CockpitWire can require more of
+/// every member and have the compiler check each one (`InputSources.all` in the daemon requires `InputSource`, the
+/// fuzz targets `FuzzedSource`). Never made: only its type is used.
+public struct SourceList<each Source: SourceDescriptor>: Sendable {
+    private init() {}
+
+    /// The members, in order.
+    public static var all: [any SourceDescriptor.Type] {
+        var sources: [any SourceDescriptor.Type] = []
+        for source in repeat (each Source).self { sources.append(source) }
+        return sources
+    }
+}
+
+/// Every input source, in one place, as gpsd lists its drivers. Everything that names sources derives from `List`:
+/// the decoders, line sources and record types here (`InputDecoder`, the recording reader and writer), the daemon's
+/// inputs and settings groups (`InputSources`, `Capabilities.all`), the fuzz targets and `cockpitd sources`.
 public enum WireSources {
-    public static let all: [any SourceDescriptor.Type] = [
-        GPSDDescriptor.self,
-        BaroDescriptor.self,
-        TrafficPortDescriptor.self,
-        SBSDescriptor.self,
-        ADSBJSONDescriptor.self,
-        FLARMDescriptor.self,
-        OGNDescriptor.self,
-        OGNAPRSISDescriptor.self,
-    ]
+    /// The one list: one line per source. A new source is its folder (its descriptor, decoder and records here; its
+    /// daemon half beside the daemon's inputs; its fuzz entry), one line here, its docs, tests and fuzz corpus
+    /// (docs/adding-a-capability.md). Live inputs start in this order, and a source's own settings group follows the
+    /// group of the source before it in `--help` (`Capabilities.all`).
+    public typealias List = SourceList<
+        GPSDDescriptor,
+        BaroDescriptor,
+        TrafficPortDescriptor,
+        SBSDescriptor,
+        ADSBJSONDescriptor,
+        FLARMDescriptor,
+        OGNDescriptor,
+        OGNAPRSISDescriptor,
+        UATDescriptor,
+    >
+
+    /// `List`'s sources, in order.
+    public static let all: [any SourceDescriptor.Type] = List.all
 
     /// Each source's decoder once, in `all`'s order (two descriptors may share one: OGN's receiver and APRS-IS).
     public static let decoders: [any WireDecoder.Type] = {

@@ -1,18 +1,59 @@
 import Testing
 import CockpitTestSupport
 import CockpitCore
-import CockpitDaemon
+@testable import CockpitDaemon
 import CockpitIO
 import CockpitWire
 
-/// The one list of input sources (`WireSources.all`) and what derives from it: the daemon's inputs, the recording's
-/// kinds, the header's description of the inputs and the decoders' settings.
+/// The one list of input sources (`WireSources.List`) and what derives from it: the daemon's inputs and settings
+/// groups, the recording's kinds, the header's description of the inputs and the decoders' settings. That every
+/// listed source has its daemon half is the compiler's check (`InputSources.all`), not a test's.
 @Suite struct InputSourceTests {
-    /// Every source of the one list has its daemon half: a source without a live adapter factory would be decoded and
-    /// recorded but never read.
-    @Test func everySourceIsAnInputSource() {
-        #expect(InputSources.all.count == WireSources.all.count)
-        #expect(InputSources.all.map { $0.name } == WireSources.all.map { $0.name })
+    /// Every source's settings group is registered once, from its source: adsb-json's own group, which
+    /// `Capabilities.listed` does not name, right after the SBS source's `RadioTrafficSettings`, as `--help` and
+    /// docs/configuration.md list its options.
+    @Test func everySourcesSettingsGroupIsRegisteredOnce() {
+        let registered = Capabilities.all.map(ObjectIdentifier.init)
+        #expect(Set(registered).count == registered.count)
+        for group in InputSources.settingsGroups {
+            #expect(registered.filter { $0 == ObjectIdentifier(group) }.count == 1, "\(group.title)")
+        }
+        #expect(!Capabilities.listed.contains { ObjectIdentifier($0) == ObjectIdentifier(ADSBJSONSettings.self) })
+        let radio = registered.firstIndex(of: ObjectIdentifier(RadioTrafficSettings.self))
+        #expect(radio.map { registered[$0 + 1] } == ObjectIdentifier(ADSBJSONSettings.self))
+    }
+
+    /// A group the list lacks goes after the group of the source before it and the groups already placed there, so
+    /// such groups keep the sources' order; a first source's group that is not listed goes at the end.
+    @Test func aSourcesOwnGroupFollowsTheGroupOfTheSourceBeforeIt() {
+        func titles(_ groups: [any SettingsGroup.Type]) -> [String] { groups.map { $0.title } }
+        let listed: [any SettingsGroup.Type] = [ConfigSettings.self, GPSSettings.self, HypoxiaSettings.self,
+                                                 RadioTrafficSettings.self, GDL90Settings.self]
+        #expect(titles(Capabilities.placing([GPSSettings.self, RadioTrafficSettings.self, ADSBJSONSettings.self,
+                                             BaroSettings.self, RadioTrafficSettings.self], in: listed))
+            == ["Configuration", "GPS", "Hypoxia", "Radio traffic", "ADS-B from aircraft.json", "Cabin barometer", "EFB: GDL 90"])
+        #expect(titles(Capabilities.placing([RadioTrafficSettings.self, ADSBJSONSettings.self, RadioTrafficSettings.self,
+                                             BaroSettings.self], in: listed))
+            == ["Configuration", "GPS", "Hypoxia", "Radio traffic", "ADS-B from aircraft.json", "Cabin barometer", "EFB: GDL 90"])
+        #expect(titles(Capabilities.placing([ADSBJSONSettings.self, GPSSettings.self], in: listed))
+            == ["Configuration", "GPS", "Hypoxia", "Radio traffic", "EFB: GDL 90", "ADS-B from aircraft.json"])
+    }
+
+    /// The radio sources the core expects are every configured receiver's, whichever of the two groups that name
+    /// them configures the core first.
+    @Test func theRadioSourcesDoNotDependOnTheGroupsOrder() throws {
+        var settings = Settings(mode: .run)
+        try settings.give("adsb-sbs", "127.0.0.1")
+        try settings.give("adsb-json", "http://127.0.0.1:8080/data/aircraft.json")
+        var radioFirst = CoreConfiguration()
+        settings[RadioTrafficSettings.self].configure(&radioFirst, mode: .run)
+        settings[ADSBJSONSettings.self].configure(&radioFirst, mode: .run)
+        var ownFirst = CoreConfiguration()
+        settings[ADSBJSONSettings.self].configure(&ownFirst, mode: .run)
+        settings[RadioTrafficSettings.self].configure(&ownFirst, mode: .run)
+        #expect(radioFirst.radioTraffic.sources == [.adsbSBS, .adsbJSON])
+        #expect(ownFirst.radioTraffic.sources == [.adsbSBS, .adsbJSON])
+        #expect(settings.coreConfiguration.radioTraffic.sources == [.adsbSBS, .adsbJSON])
     }
 
     /// A radio traffic kind the core knows has a source that feeds it, and every radio source's name is its kind's (the

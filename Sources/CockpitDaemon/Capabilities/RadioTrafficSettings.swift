@@ -103,8 +103,9 @@ public struct RadioTrafficSettings: SettingsGroup {
 
     public func configure(_ core: inout CoreConfiguration, mode: RunMode) {
         if mode == .run {
-            core.radioTraffic.sources = Set([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm },
-                                             (ognAPRS ?? ognAPRSIS).map { _ in .ogn }].compactMap { $0 })
+            // Added to, not replaced: a source with its own group (adsb-json) adds its kind too, in either order.
+            core.radioTraffic.sources.formUnion([adsbSBS.map { _ in RadioSourceKind.adsbSBS }, flarmDevice.map { _ in .flarm },
+                                                     (ognAPRS ?? ognAPRSIS).map { _ in .ogn }].compactMap { $0 })
         }
         core.radioTraffic.ownshipAddresses = Set(ownshipAddresses)
     }

@@ -23,11 +23,25 @@ extension InputSource {
     public static var joinsPacedReplay: Bool { false }
 }
 
-/// The daemon's view of `WireSources.all`: every source there is an `InputSource` (checked by `InputSourceTests`).
+/// The daemon's view of the one list of sources (`WireSources.List`).
 public enum InputSources {
-    public static let all: [any InputSource.Type] = WireSources.all.compactMap { $0 as? any InputSource.Type }
+    /// Every source with its daemon half, in the list's order. The compiler checks each: a source listed without its
+    /// `InputSource` extension stops the build here ("requires that 'XDescriptor' conform to 'InputSource'").
+    public static let all: [any InputSource.Type] = everySource(WireSources.List.self)
 
-    /// Every source's live adapters, in `WireSources.all` order; in a paced replay, those of the sources that join it.
+    /// Each source's settings group, in the list's order (a group shared by several sources comes once per source).
+    /// `Capabilities.all` registers the groups it does not list itself from here.
+    public static let settingsGroups: [any SettingsGroup.Type] = all.map { settingsGroup($0) }
+
+    private static func everySource<each Source: InputSource>(_ list: SourceList<repeat each Source>.Type) -> [any InputSource.Type] {
+        var sources: [any InputSource.Type] = []
+        for source in repeat (each Source).self { sources.append(source) }
+        return sources
+    }
+
+    private static func settingsGroup<S: InputSource>(_ source: S.Type) -> any SettingsGroup.Type { S.Group.self }
+
+    /// Every source's live adapters, in the list's order; in a paced replay, those of the sources that join it.
     public static func makeLiveInputs(_ context: LiveInputContext, pacedReplay: Bool = false) -> [any LiveInput] {
         all.filter { !pacedReplay || $0.joinsPacedReplay }.flatMap { liveInputs($0, context) }
     }
@@ -62,7 +76,7 @@ public enum InputSources {
 }
 
 extension InputSources {
-    /// Every source of `WireSources.all` as a Markdown table (`cockpitd sources`): its name, label, what it feeds, its
+    /// Every source of the list as a Markdown table (`cockpitd sources`): its name, label, what it feeds, its
     /// kinds in a recording, its settings group and its fuzz target.
     public static func markdownTable() -> String {
         var lines = ["| source | label | feeds | kinds in a recording | settings | fuzz target |", "| --- | --- | --- | --- | --- | --- |"]
