@@ -126,7 +126,7 @@ def plan_segments(plan):
                       "turn_rate_dps": rate, "steady_start_offset_s": steady_start,
                       "steady_end_offset_s": clock})
         add(Segment(plan.roll_s, wind, signed, 0, circle_v, glide_v, plan.climb_mps, -plan.glide_sink_mps))
-    last_wind = segments[-1].wind
+    last_wind = segments[-1].wind if segments else (0.0, 0.0)
     add(Segment(plan.glide_s, last_wind, 0, 0, glide_v, glide_v, -plan.glide_sink_mps, -plan.glide_sink_mps))
     return segments, truth
 
