@@ -42,6 +42,7 @@ OUTPUT FIELDS
 """
 import argparse
 import bisect
+import datetime
 import json
 import math
 import os
@@ -78,8 +79,7 @@ def estimate_circle(circle, times, east, north):
                            [north[i] - north[ref] for i in drift_idx], period)
     drift["circles_in_fit"] = 1 if drift_idx is idx else 2
     if "rejected" not in drift:
-        speed, from_deg = wind_from_vector(*drift["wind"])
-        drift.update(wind_kt=speed, wind_from_deg=from_deg, wind=None)
+        drift["wind_kt"], drift["wind_from_deg"] = wind_from_vector(*drift.pop("wind"))
         if not 15.0 <= drift["radius_m"] <= 600.0:
             drift["rejected"] = f"radius {drift['radius_m']:.0f} m outside 15-600 m"
         elif not 8.0 <= drift["period_s"] <= 90.0:
@@ -97,7 +97,6 @@ def estimate_circle(circle, times, east, north):
     out["gs_extremes"] = extremes
 
     for result in out.values():
-        result.pop("wind", None)
         if "uncertainty_mps" in result:
             result["uncertainty_kt"] = result.pop("uncertainty_mps") / MPS_PER_KT
             result["quality"] = 1.0 / (1.0 + result["uncertainty_kt"])
@@ -140,7 +139,6 @@ def iso_time(date, seconds):
     clock = f"{rest // 3600:02d}:{rest % 3600 // 60:02d}:{rest % 60:02d}Z"
     if date is None:
         return clock
-    import datetime
     day = datetime.date.fromisoformat(date) + datetime.timedelta(days=days)
     return f"{day.isoformat()}T{clock}"
 
@@ -275,9 +273,13 @@ def main(argv=None):
         return 1
     name = os.path.basename(args.igc)
     if args.fixture:
-        with open(args.fixture, "w", encoding="utf-8") as handle:
-            json.dump(fixture(result, name), handle, indent=1)
-            handle.write("\n")
+        try:
+            with open(args.fixture, "w", encoding="utf-8") as handle:
+                json.dump(fixture(result, name), handle, indent=1)
+                handle.write("\n")
+        except OSError as error:
+            print(f"circling_wind: cannot write {args.fixture}: {error.strerror}", file=sys.stderr)
+            return 1
     else:
         for line in circle_lines(result):
             print(json.dumps(line))
