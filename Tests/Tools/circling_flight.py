@@ -20,9 +20,9 @@ PHYSICS
 
 OUTPUT
     An IGC file: A record (manufacturer XCK, the X of an unapproved recorder), HFDTE, HFGTYGLIDERTYPE, HFFTYFRTYPE,
-    then one B record a second (or every --interval-s seconds) with validity A and the same height as pressure and GNSS altitude (metres; the
-    true height is used for the radii).  No G record: the file is not from a signed recorder.  CRLF line ends,
-    as the IGC specification asks.  GPS noise: --noise-m sigma metres added to the written north and east
+    then one B record a second (or every --interval-s seconds) with validity A and the same height as pressure
+    and GNSS altitude (metres; the true height is used for the radii).  No G record: the file is not from a signed
+    recorder.  CRLF line ends, as the IGC specification asks.  GPS noise: --noise-m sigma metres added to the written north and east
     position independently (Gaussian, seeded), on top of the IGC format's own rounding to 0.001 minute
     (1.85 m north, 1.85 cos(lat) m east).
     --truth FILE writes JSON: per climb the wind, radius, period and the steady circling's start and end.
