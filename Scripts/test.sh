@@ -51,7 +51,7 @@ binary=$PWD/.build/debug/cockpitd
 phase "systemd units"
 if bash Scripts/check-units.sh "$binary"; then count 1 0 "systemd units"; else count 0 1 "systemd units"; fi
 
-# The independent reference tools' own tests (Python standard library; well under a second).
+# The independent reference tools' own tests (Python standard library; a few seconds).
 phase "reference tools (Tests/Tools)"
 if python3 -m unittest discover -s Tests/Tools -p 'test_*.py' > "$logs/tools.log" 2>&1; then
   count "$(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' "$logs/tools.log")" 0 "reference tools"
