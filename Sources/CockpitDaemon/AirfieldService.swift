@@ -1,4 +1,4 @@
-import CockpitCore
+public import CockpitCore
 public import CockpitIO
 import Glibc
 import Synchronization
@@ -6,7 +6,7 @@ public import Logging
 
 /// Answers the core's airfield lookups from the on-board database, and the control socket's `nearest` and `airfield`
 /// requests. Used on the daemon's loop only.
-public final class AirfieldService {
+public final class AirfieldService: LookupService {
     private let openedStore: AirfieldStore?
     /// Why the database could not be opened (nil when it opened, also while its deferred check still runs).
     public let openError: String?
@@ -102,7 +102,7 @@ public final class AirfieldService {
         return checkVerdict
     }
 
-    func answer(_ lookup: AirfieldLookup) -> AirfieldsUpdate {
+    public func answer(_ lookup: AirfieldLookup) -> AirfieldsUpdate {
         guard let store else {
             return AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false, error: unavailableReason)
         }

@@ -19,10 +19,8 @@ public final class CoreRunner {
     /// Flush the recorder on every tick (live mode). Replays flush only when the buffer fills.
     public var flushesRecorderOnTick = false
     public private(set) var lastInputTime: MonotonicInstant?
-    /// Answers airfield lookups (nil: the status says no database is configured).
-    public var airfields: AirfieldService?
-    /// Answers reach lookups (nil: the status says reach is unavailable).
-    public var glide: GlideService?
+    /// Answer the core's lookups (the airfield database, reach), one service per kind of question (`register`).
+    public private(set) var lookupServices = LookupServices()
     /// What capabilities add to a decoded event before the core sees it (terrain and MSL under a fix), in order.
     public var enrichers: [any EventEnricher] = []
     /// Where effects and 1 Hz snapshots go (traffic sender, EFB outputs, flight log, annunciation…), in order.
@@ -80,6 +78,11 @@ public final class CoreRunner {
         guard reason != reportedRecorderStop, reason != "closed" else { return }
         reportedRecorderStop = reason
         apply(.facility(FacilityStatus(facility: .recording, stoppedReason: reason)), at: time)
+    }
+
+    /// Registers the service that answers one kind of the core's lookups (at start, before the first input).
+    public func register<Service: LookupService>(_ service: Service) {
+        lookupServices.register(service)
     }
 
     /// Registers an output (at start, before the first input).
@@ -143,17 +146,9 @@ public final class CoreRunner {
         }
     }
 
+    /// Each question in the order the core asked it (a question asked by an answer's event joins the end).
     private func answerLookups(at time: MonotonicInstant) {
-        while let lookup = core.nextAirfieldLookup() {
-            let update = airfields?.answer(lookup) ?? AirfieldsUpdate(lookup: lookup, nearest: [], best: nil, databaseAvailable: false,
-                                                                      error: "no airfield database configured (--airfields FILE)")
-            apply(.airfields(update), at: time)
-        }
-        while let lookup = core.nextGlideLookup() {
-            let update = glide?.answer(lookup) ?? GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false,
-                                                              terrainAvailable: false, error: "reach is not set up in this run")
-            apply(.glide(update), at: time)
-        }
+        while let request = core.nextLookup() { apply(lookupServices.answer(request), at: time) }
     }
 }
 
@@ -162,8 +157,7 @@ private struct Core {
     var engine: Engine
     var summary = ReplaySummary()
     var effects: [Effect] = []
-    var airfieldLookups: [AirfieldLookup] = []
-    var glideLookups: [GlideLookup] = []
+    var lookups: [any LookupRequest] = []
 
     init(engine: Engine) {
         self.engine = engine
@@ -177,23 +171,15 @@ private struct Core {
             summary.observeTick(at: time, cabinAltitudeFeet: engine.baro.currentCabinAltitudeFeet(
                 at: time, staleAfterSeconds: engine.configuration.baroStaleAfterSeconds), utc: engine.gps.utc(at: time))
         }
+        // A lookup is answered by its service; every effect (lookups too) goes to the journal and the outputs.
         for effect in effects {
             summary.observe(effect)
-            switch effect {
-            case .lookupAirfields(let lookup): airfieldLookups.append(lookup)
-            case .lookupGlide(let lookup): glideLookups.append(lookup)
-            case .log: break                             // the runner writes it to the journal
-            case .alert, .flightTransition: break        // logged by the core; in the snapshot and the replay summary
-            case .sendDatagram: break                    // the traffic output sends it
-            case .announce, .cancelAnnouncement: break   // the alert audio and GPIO outputs carry these out
-            case .trafficEncounter: break                // the flight log output keeps it
-            }
+            if let request = effect.lookupRequest { lookups.append(request) }
         }
-        return (!effects.isEmpty, !airfieldLookups.isEmpty || !glideLookups.isEmpty)
+        return (!effects.isEmpty, !lookups.isEmpty)
     }
 
-    mutating func nextAirfieldLookup() -> AirfieldLookup? { airfieldLookups.isEmpty ? nil : airfieldLookups.removeFirst() }
-    mutating func nextGlideLookup() -> GlideLookup? { glideLookups.isEmpty ? nil : glideLookups.removeFirst() }
+    mutating func nextLookup() -> (any LookupRequest)? { lookups.isEmpty ? nil : lookups.removeFirst() }
 }
 
 extension LogLine.Level {

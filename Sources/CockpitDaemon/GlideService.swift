@@ -4,7 +4,7 @@ public import CockpitIO
 /// Answers the core's reach lookups: the candidates from the airfield database, the terrain along each path from SRTM
 /// tiles of its own (lazily mapped, least recently used first out, within a memory budget), and the pure geometry of
 /// `GlideReach`. Used on the daemon's loop only. A replay gets the same answers from the same files.
-public final class GlideService {
+public final class GlideService: LookupService {
     public let airfields: AirfieldService?
     public let terrain: TerrainModel?
     /// Terrain points read (all lookups), for the benchmark.
@@ -54,7 +54,7 @@ public final class GlideService {
         return GlideReach.ranked(results)
     }
 
-    func answer(_ lookup: GlideLookup) -> GlideUpdate {
+    public func answer(_ lookup: GlideLookup) -> GlideUpdate {
         guard let store = airfields?.store else {
             return GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false, terrainAvailable: terrain != nil,
                                error: airfields?.unavailableReason ?? "no airfield database configured (--airfields FILE)")

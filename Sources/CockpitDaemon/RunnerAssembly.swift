@@ -11,7 +11,7 @@ public protocol EventEnricher: AnyObject {
 }
 
 /// The one place a runner is put together from the settings, for live mode and every replay alike: the decoder (every
-/// source's, set up from the settings: `InputSources.configure`), the airfield and terrain services, every capability's outputs and the recorder with its header.
+/// source's, set up from the settings: `InputSources.configure`), the lookup services (airfields, reach), the terrain enricher, every capability's outputs and the recorder with its header.
 /// What differs between the modes comes in `Parts`.
 enum RunnerAssembly {
     struct Parts {
@@ -49,10 +49,10 @@ enum RunnerAssembly {
         if flight.terrainDirectory != nil || flight.geoidPath != nil {
             runner.enrichers.append(TerrainService(terrainDirectory: flight.terrainDirectory, geoidPath: flight.geoidPath))
         }
-        runner.glide = GlideService(airfields: parts.airfields, terrainDirectory: flight.terrainDirectory,
-                                    memoryBudgetBytes: settings[GlideSettings.self].terrainCacheMiB << 20)
+        runner.register(GlideService(airfields: parts.airfields, terrainDirectory: flight.terrainDirectory,
+                                     memoryBudgetBytes: settings[GlideSettings.self].terrainCacheMiB << 20))
         if let airfields = parts.airfields {
-            runner.airfields = airfields
+            runner.register(airfields)
             if let error = airfields.openError { logger.warning("\(error)") }
         }
         let recording = settings[RecordingSettings.self]

@@ -14,7 +14,7 @@ func replayEdited(_ log: IGCLog, profile: FlightProfile.Kind, dropFixes: ClosedR
     var configuration = source.coreConfiguration
     configuration.flightProfile = .profile(profile)
     let runner = CoreRunner(configuration: configuration, decoder: InputDecoder(), logger: quietLogger)
-    runner.airfields = airfields.map { AirfieldService(path: $0) }
+    if let airfields { runner.register(AirfieldService(path: airfields)) }
     runner.publishesSnapshots = false
     let first = log.records[0].seconds
     func instant(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(seconds: Double(seconds - first)) }

@@ -61,6 +61,14 @@ public struct AirfieldLookup: Sendable, Equatable {
     public var bestFilter: AirfieldFilter
 }
 
+extension AirfieldLookup: LookupRequest {
+    public static func event(answering update: AirfieldsUpdate) -> Event { .airfields(update) }
+    public var unanswered: AirfieldsUpdate {
+        AirfieldsUpdate(lookup: self, nearest: [], best: nil, databaseAvailable: false,
+                        error: "no airfield database configured (--airfields FILE)")
+    }
+}
+
 /// The answer the shell feeds back.
 public struct AirfieldsUpdate: Sendable, Equatable {
     public var lookup: AirfieldLookup

@@ -34,6 +34,14 @@ public struct GlideLookup: Sendable, Equatable {
     }
 }
 
+extension GlideLookup: LookupRequest {
+    public static func event(answering update: GlideUpdate) -> Event { .glide(update) }
+    public var unanswered: GlideUpdate {
+        GlideUpdate(lookup: self, results: [], candidates: 0, databaseAvailable: false, terrainAvailable: false,
+                    error: "reach is not set up in this run")
+    }
+}
+
 /// The shell's answer: every candidate's reach, ranked (`GlideReach.ranked`).
 public struct GlideUpdate: Sendable, Equatable {
     public var lookup: GlideLookup

@@ -53,7 +53,7 @@ public struct RequestContext: Sendable {
     /// The core's state as of now (read-only: a request changes it only through `command`).
     public var engine: Engine { host.runner.engine }
     /// The airfield database's service (nil: none configured).
-    public var airfields: AirfieldService? { host.runner.airfields }
+    public var airfields: AirfieldService? { host.runner.lookupServices.service(AirfieldService.self) }
 
     /// The running output of type `Output`, if the settings made one.
     public func output<Output>(_ type: Output.Type) -> Output? {
