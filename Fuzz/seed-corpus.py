@@ -197,3 +197,21 @@ seed("adsb-json", b"\x00" + b'{"now":1785349721.5,"aircraft":[' + b",".join(lond
      + b"\x00" + b'{"now":1785349722.5,"aircraft":[' + b",".join(london_rows[:2]) + b"]}")
 radio_licence("adsb-json", "readsb/LICENSE.dump1090mqtt")
 radio_licence("adsb-json", "adsb/LICENSE.antirez-dump1090")
+# uat-uplink: real uplinks (432 bytes after FEC) from dump978's San Jose sample (BSD-2-Clause) and fisb-decode's
+# Indiana capture (BSD-2-Clause-Patent); the first byte is the mode (docs/fuzzing.md): 0 bytes, 1 upper-case hex,
+# 0x0a one hex digit spoiled, 4 one APDU alone.
+import gzip
+def uplink(name, line):
+    with gzip.open(os.path.join(radio, "uat", name), "rb") as f: text = f.read().split(b"\n")[line - 1]
+    return bytes.fromhex(text[1:].split(b";")[0].decode())
+ksjc = uplink("sample-data.txt.gz", 593)   # six METARs, KSJC's of 240353Z first
+seed("uat-uplink", b"\x00" + ksjc)
+seed("uat-uplink", b"\x00" + uplink("sample-data.txt.gz", 356))   # three TAFs
+seed("uat-uplink", b"\x00" + uplink("sample-data.txt.gz", 564))   # TIS-B/ADS-R service status and a NOTAM
+seed("uat-uplink", b"\x00" + uplink("sample-data.txt.gz", 602))   # a segmented NOTAM
+seed("uat-uplink", b"\x01" + uplink("tg30.head-800.978.gz", 32))   # TAF.AMD KLCK
+seed("uat-uplink", b"\x0a" + uplink("tg30.head-800.978.gz", 2))    # TAF.AMD KDAY
+ksjc_apdu_length = (ksjc[8] << 1) | (ksjc[9] >> 7)
+seed("uat-uplink", b"\x04" + ksjc[10:10 + ksjc_apdu_length])
+radio_licence("uat-uplink", "uat/LICENSE.dump978-fa")
+radio_licence("uat-uplink", "uat/LICENSE.fisb-decode")

@@ -31,6 +31,8 @@ public enum FuzzTargets {
                    maximumInputBytes: 16384, run: InputFuzz.replayFile),
         FuzzTarget(name: "metar-wind", summary: "METAR/SPECI/TAF wind parsing and runway components",
                    run: TextFuzz.metarWind),
+        FuzzTarget(name: "uat-uplink", summary: "UAT uplink payloads (bytes and hex) and FIS-B APDUs: header, information frames, DLAC text reports",
+                   maximumInputBytes: 1024, run: FISBUplinkFuzz.uplink),
         FuzzTarget(name: "config-file", summary: "configuration file syntax, every key's value parser and validation",
                    maximumInputBytes: 8192, run: TextFuzz.configFile),
         FuzzTarget(name: "ourairports-csv", summary: "OurAirports CSV reader and the importer's row mapping (no SQLite)",
