@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "cockpitctl", targets: ["cockpitctl"]),
         .executable(name: "cockpit-relay", targets: ["cockpit-relay"]),
         .executable(name: "cockpit-web", targets: ["cockpit-web"]),
+        .executable(name: "cockpit-data-update", targets: ["cockpit-data-update"]),
         // Bytes-in entry points for the fuzz package under Fuzz/ (docs/fuzzing.md).
         .library(name: "CockpitFuzzTargets", targets: ["CockpitFuzzTargets"]),
     ],
@@ -61,6 +62,7 @@ let package = Package(
         .systemLibrary(name: "CSignal"),  // SIGINT/SIGTERM into a pipe from an async-signal-safe C handler (SignalWaiter)
         .systemLibrary(name: "CEpoll"),   // <sys/epoll.h>: the relay's load generator waits on thousands of sockets
         .systemLibrary(name: "CMalloc"),  // <malloc.h>: mallopt and malloc_trim, for the daemon's idle memory
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),  // gunzip of terrain tiles (cockpit-data-update)
         .systemLibrary(name: "CThread"),  // prctl(PR_SET_NAME): BackgroundThread names its threads
 
         // Pure domain: no I/O, no clocks, no globals, no Foundation.
@@ -167,6 +169,19 @@ let package = Package(
             dependencies: ["CockpitWeb", "CockpitProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
+        // `cockpitd data update` (docs/data-update.md): airfields and terrain tiles fetched over HTTP with
+        // FoundationNetworking's URLSession (libcurl), in a program of its own so that the daemon links no HTTP client.
+        .target(
+            name: "CockpitDataUpdate",
+            dependencies: ["CockpitCore", "CockpitIO", "CockpitClient", "CockpitProtocol", "CZlib"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cockpit-data-update",
+            dependencies: ["CockpitDataUpdate", "CockpitIO", "CockpitProtocol",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         // The traffic relay: a server, not part of the Pi binary.
         .target(
             name: "CockpitRelay",
@@ -252,6 +267,11 @@ let package = Package(
         .testTarget(
             name: "CockpitWebTests",
             dependencies: ["CockpitWeb", "CockpitCore", "CockpitClient", "cockpit-web", "cockpitd", "cockpitctl", "CockpitTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CockpitDataUpdateTests",
+            dependencies: ["CockpitDataUpdate", "CockpitIO", "CockpitCore", "CockpitTestSupport", "cockpit-data-update"],
             swiftSettings: strict
         ),
         .testTarget(
