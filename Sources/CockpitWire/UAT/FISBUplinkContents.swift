@@ -9,7 +9,7 @@ public struct FISBUplinkContents: Sendable, Equatable {
     /// APDUs refused, by reason.
     public var refusedAPDUs: [FISBAPDURefusal: Int] = [:]
     /// Text products split over several APDUs: not reassembled, so not read (none in the recordings; DO-358B
-    /// segments only NOTAM-type products).
+    /// segments only the text-with-graphics products: NOTAMs, AIRMETs, SIGMETs, …).
     public var segmentedTextAPDUs = 0
     /// Information frames that are not APDUs (current report lists, service status, reserved types).
     public var otherInformationFrames = 0
