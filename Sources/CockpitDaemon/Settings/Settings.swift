@@ -22,7 +22,7 @@ public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// A capability's settings group: its options, declared once. The configuration-file keys, the command-line options
 /// of `run` and `replay`, `--check-config`, `--help` and the documented table are all derived from `options`.
-/// Register the group once in `Capabilities.all`.
+/// Register the group once: a line in `Capabilities.listed`, or, for an input source's own group, its source's `Group`.
 public protocol SettingsGroup: Sendable {
     /// Defaults for a mode (a replay does not listen for traffic unless asked, for example).
     init(mode: RunMode)
