@@ -18,7 +18,7 @@ struct Cockpitd: ParsableCommand {
             (a cockpitd recording, a gpspipe -w log or an IGC file) through the same core.
             """,
         version: CockpitVersion.full,
-        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, SettingsTable.self, FlightLog.self, SourcesCommand.self],
+        subcommands: [Run.self, Replay.self, Baro.self, Airfields.self, DataCommands.self, SettingsTable.self, FlightLog.self, SourcesCommand.self],
         defaultSubcommand: Run.self)
 }
 

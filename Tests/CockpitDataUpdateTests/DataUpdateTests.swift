@@ -1,0 +1,112 @@
+import CockpitDataUpdate
+import CockpitIO
+import CockpitTestSupport
+import Glibc
+import Testing
+
+/// `cockpitd data update` against a loopback server: the fixture CSVs (1015 airfields with the default import
+/// rules: SOURCE.md of Tests/Fixtures) and two real SRTM3 tiles of Hawaii (2,884,802 bytes each, no voids:
+/// ../shared/data/terrain/SOURCE.md).
+@Suite(.serialized) struct DataUpdateTests {
+    static let tileBytes = 1201 * 1201 * 2
+
+    func box() -> String {
+        let path = temporaryPath("-box")
+        mkdir(path, 0o755)
+        return path
+    }
+
+    func fileIdentity(_ path: String) -> (inode: UInt, size: Int)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt(info.st_ino), Int(info.st_size))
+    }
+
+    @Test func freshBoxFetchesAirfieldsAndTilesAndASecondRunFetchesNothing() throws {
+        let server = try UpdateServer()
+        let box = box()
+        let update = DataUpdate(configuration: server.configuration(box: box))
+        let first = update.run(progress: UpdateProgress(style: .silent))
+        #expect(first.exitCode == 0)
+        guard case .success(.installed(let airports, _)) = first.airfields else {
+            Issue.record("airfields not installed: \(String(describing: first.airfields))")
+            return
+        }
+        #expect(airports == 1015)
+        let store = try AirfieldStore(path: box + "/airfields.sqlite")
+        #expect(store.airportCount == 1015)
+        #expect(first.terrain?.fetched.sorted() == UpdateServer.tiles)
+        for tile in UpdateServer.tiles {
+            #expect(fileIdentity(box + "/terrain/\(tile).hgt")?.size == Self.tileBytes)
+            #expect(try FixtureFile.bytes(box + "/terrain/\(tile).hgt") == FixtureFile.bytes(Fixtures.path("terrain/\(tile).hgt")))
+        }
+        #expect(first.terrain?.voids == ["N19W156": 0, "N19W157": 0])   // SOURCE.md: neither tile has a void
+        #expect(first.requests == 5)
+
+        let before = server.requests.count
+        let second = update.run(progress: UpdateProgress(style: .silent))
+        #expect(second.exitCode == 0)
+        #expect(second.airfields == .success(.current(dataDate: store.dataDate)))
+        #expect(second.terrain?.current.sorted() == UpdateServer.tiles)
+        let again = server.requests.dropFirst(before)
+        #expect(again.count == 5)
+        #expect(again.allSatisfy { $0.status == 304 && $0.bytes == 0 })
+        #expect(second.bytes == 0)
+    }
+
+    /// A good install, then a fault on the server: the run fails, says why, and leaves the database and tiles as they were.
+    func assertKept(fault path: String, mode: String, change: ((UpdateServer) throws -> Void)? = nil,
+                    deadlineSeconds: Double = 3, says expected: String) throws {
+        let server = try UpdateServer()
+        let box = box()
+        var configuration = server.configuration(box: box)
+        configuration.limits.deadlineSeconds = deadlineSeconds
+        let update = DataUpdate(configuration: configuration)
+        #expect(update.run(progress: UpdateProgress(style: .silent)).exitCode == 0)
+        let database = fileIdentity(box + "/airfields.sqlite")
+        let tile = try FixtureFile.bytes(box + "/terrain/N19W156.hgt")
+        // A changed file gets a new ETag, so the faulty answer is a 200 the updater must refuse.
+        try change?(server)
+        if !mode.isEmpty { try server.setFaults([path: mode]) }
+        let progress = UpdateProgress(style: .silent)
+        let report = update.run(progress: progress)
+        #expect(report.exitCode == 1)
+        #expect(progress.lines.contains { $0.contains(expected) }, "\(progress.lines)")
+        #expect(fileIdentity(box + "/airfields.sqlite")?.inode == database?.inode)
+        #expect(AirfieldStore.integrityProblem(path: box + "/airfields.sqlite") == nil)
+        #expect(try FixtureFile.bytes(box + "/terrain/N19W156.hgt") == tile)
+        let leftovers = runProcess("/usr/bin/find", [box, "-name", "*.part"]).stdout
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func truncatedDownloadLeavesTheOldDatabase() throws {
+        try assertKept(fault: "/airports.csv", mode: "truncate", change: { server in
+            try FixtureFile.write(try FixtureFile.read(server.root + "/www/airports.csv") + "\n", to: server.root + "/www/airports.csv")
+        }, says: "airports.csv: transfer closed with 83238 bytes remaining to read; the database in place is kept")
+    }
+
+    @Test func serverThatStopsMidFileLeavesTheOldDatabase() throws {
+        try assertKept(fault: "/airports.csv", mode: "stall", change: { server in
+            try FixtureFile.write(try FixtureFile.read(server.root + "/www/airports.csv") + "\n", to: server.root + "/www/airports.csv")
+        }, deadlineSeconds: 1, says: "airports.csv: no answer within 1 s; the database in place is kept")
+    }
+
+    @Test func csvWithHalfTheRowsIsRefused() throws {
+        try assertKept(fault: "", mode: "", change: { server in
+            let lines = try FixtureFile.read(server.root + "/www/airports.csv").split(separator: "\n", omittingEmptySubsequences: false)
+            try FixtureFile.write(lines.prefix(lines.count / 2).joined(separator: "\n") + "\n", to: server.root + "/www/airports.csv")
+        }, says: "airports against 1015 in the live database")
+    }
+
+    @Test func corruptTileLeavesTheOldTile() throws {
+        try assertKept(fault: "", mode: "", change: { server in
+            // One byte of the deflate stream flipped: gzip's CRC-32 no longer matches.
+            let path = server.root + "/www/N19/N19W156.hgt.gz"
+            var bytes = try FixtureFile.bytes(path)
+            bytes[bytes.count / 2] ^= 0x55
+            let file = fopen(path, "wb")
+            fwrite(bytes, 1, bytes.count, file)
+            fclose(file)
+        }, says: "terrain: N19W156: refused: not a whole gzip file")
+    }
+}
