@@ -48,11 +48,8 @@ final class RealGPSD {
     func start(withReceivers: Bool = true) -> MonotonicInstant? {
         pid = startProcess("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", String(gpsdPort), "-F", controlSocketPath]
                                              + (withReceivers ? udpPorts.indices.map(deviceName) : []))
-        for _ in 0..<1_000 {
-            if Self.accepts(port: gpsdPort) { return MonotonicClock.now() }
-            usleep(5_000)
-        }
-        return nil
+        let port = gpsdPort
+        return waitFor(seconds: 5, every: 0.005) { Self.accepts(port: port) } ? MonotonicClock.now() : nil
     }
 
     func stop(signal: Int32 = SIGTERM) {

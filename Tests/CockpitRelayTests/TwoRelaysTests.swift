@@ -28,10 +28,10 @@ struct TwoRelaysTests {
         // A brings the device key; B finds it in the database's registry.
         let relayA = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portA)", "--postgres", postgres.url, "--relay-name", "A",
                                                            "--device-keys", keyFile, "--status-interval", "0"], outputPath: outA)
-        #expect(waitFor(seconds: 30) { readFile(outA).contains("listening") }, "relay A: \(readFile(outA))")
+        #expect(await waitFor(seconds: 30) { readFile(outA).contains("listening") }, "relay A: \(readFile(outA))")
         let relayB = try startBackground(Binaries.cockpitRelay, ["--listen", "127.0.0.1:\(portB)", "--postgres", postgres.url, "--relay-name", "B",
                                                            "--status-interval", "0"], outputPath: outB)
-        #expect(waitFor(seconds: 30) { readFile(outB).contains("listening") }, "relay B: \(readFile(outB))")
+        #expect(await waitFor(seconds: 30) { readFile(outB).contains("listening") }, "relay B: \(readFile(outB))")
         #expect(readFile(outB).contains("1 device keys"))
         var stopped = false
         func stopRelays() {
@@ -50,16 +50,15 @@ struct TwoRelaysTests {
         var seenAfter: Double?
         var lastReply: [UInt8] = []
         var step = 0
-        while MonotonicClock.nowSeconds() - started < 5, seenAfter == nil {
+        // X reports every 200 ms, Y asks every 100 ms, until Y's reply lists X (on this thread: the time is measured).
+        _ = waitForHoldingThread(seconds: 5, every: 0.1) {
             if step % 2 == 0 { _ = x.exchange(x.datagram(latitude: xLat, longitude: xLon, altitudeFeet: 4_500, dense: false), port: portA) }
-            if let reply = y.exchange(y.datagram(latitude: 46.95, longitude: 7.5, altitudeFeet: 5_000, dense: true), port: portB) {
-                lastReply = reply
-                if SpecReply(reply)?.aircraft.contains(where: { $0.identifier == 0x0A0A0A }) == true {
-                    seenAfter = MonotonicClock.nowSeconds() - started
-                }
-            }
             step += 1
-            usleep(100_000)
+            guard let reply = y.exchange(y.datagram(latitude: 46.95, longitude: 7.5, altitudeFeet: 5_000, dense: true), port: portB) else { return false }
+            lastReply = reply
+            guard SpecReply(reply)?.aircraft.contains(where: { $0.identifier == 0x0A0A0A }) == true else { return false }
+            seenAfter = MonotonicClock.nowSeconds() - started
+            return true
         }
         let after = try #require(seenAfter, "X never appeared in B's replies")
         print("two relays: A → B in \(after) s")
@@ -74,7 +73,11 @@ struct TwoRelaysTests {
         // A ground query is answered but never stored.
         let taxi = TestAircraft(identifier: 0x0C0C0C, key: key)
         #expect(taxi.exchange(taxi.datagram(latitude: 46.9, longitude: 7.5, altitudeFeet: nil, dense: true, type: .groundQuery), port: portA) != nil)
-        usleep(700_000)
+        // A report relay A handles after the query (far away, out of the searches below): once it is stored, whatever
+        // relay A would have stored of the query is too (one loop, flushed in order).
+        let later = TestAircraft(identifier: 0x0D0D0D, key: key)
+        #expect(later.exchange(later.datagram(latitude: 10, longitude: 7.5, altitudeFeet: 4_500, dense: true), port: portA) != nil)
+        #expect(await waitFor(seconds: 10) { postgres.psql("SELECT count(*) FROM latest_report WHERE identifier = \(0x0D0D0D)").output == "1\n" })
         #expect(postgres.psql("SELECT count(*) FROM latest_report WHERE identifier = \(0x0C0C0C)").output == "0\n")
         #expect(postgres.psql("SELECT count(*) FROM track_history WHERE identifier = \(0x0C0C0C)").output == "0\n")
         #expect(postgres.psql("SELECT relay FROM latest_report WHERE identifier = \(0x0A0A0A)").output == "A\n")

@@ -82,10 +82,9 @@ public final class TCPCapture: @unchecked Sendable {
     public init(port: Int) {
         try! BackgroundThread.start(name: "tcp-capture") { [self] in
             var fd: Int32 = -1
-            for _ in 0..<1_000 {
+            _ = waitFor(seconds: 10, every: 0.01) {
                 fd = connectLoopbackTCP(port: UInt16(port))
-                if fd >= 0 { break }
-                usleep(10_000)
+                return fd >= 0
             }
             guard fd >= 0 else { done.withLock { $0 = true }; return }
             connected.withLock { $0 = true }

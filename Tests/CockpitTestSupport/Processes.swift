@@ -48,6 +48,16 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     let tag = "/tmp/cockpitd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let outPath = tag + ".out", errPath = tag + ".err"
     defer { unlink(outPath); unlink(errPath) }
+    guard let pid = spawnCapturing(path, arguments, environment: environment, stdout: outPath, stderr: errPath) else {
+        return ProcessResult(status: -1, stdout: "", stderr: "spawn failed")
+    }
+    return ProcessResult(status: exitCode(blockingWaitpid(pid)), stdout: readFile(outPath), stderr: readFile(errPath))
+}
+
+/// Starts a program with its standard output and error written to the files `stdout` and `stderr`, standard input
+/// /dev/null and `environment` plus PATH; its pid, or nil when it could not be started.
+public func spawnCapturing(_ path: String, _ arguments: [String], environment: [String: String], stdout outPath: String,
+                           stderr errPath: String) -> pid_t? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -62,11 +72,8 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     let envp = env.map { strdup($0) } + [nil]
     defer { envp.forEach { free($0) } }
     var pid: pid_t = 0
-    guard withSpawnAttributes({ posix_spawn(&pid, path, &actions, $0, argv, envp) }) == 0 else { return ProcessResult(status: -1, stdout: "", stderr: "spawn failed") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return ProcessResult(status: exitCode, stdout: readFile(outPath), stderr: readFile(errPath))
+    guard withSpawnAttributes({ posix_spawn(&pid, path, &actions, $0, argv, envp) }) == 0 else { return nil }
+    return pid
 }
 
 /// Children get default signal handling and an empty signal mask (the test runner's threads block some).
@@ -123,16 +130,6 @@ public func startProcess(_ path: String, _ arguments: [String], environment: [St
 
 /// A file's text; empty when it cannot be read (a child's captured output that was never written).
 public func readFile(_ path: String) -> String { (try? FixtureFile.read(path)) ?? "" }
-
-public func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-    var waited = 0.0
-    while waited < seconds {
-        if condition() { return true }
-        usleep(20_000)
-        waited += 0.02
-    }
-    return condition()
-}
 
 public let quietLogger: Logger = {
     var logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
