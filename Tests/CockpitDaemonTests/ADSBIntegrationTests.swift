@@ -55,18 +55,17 @@ struct ADSBIntegrationTests {
             for sentence in NMEAWriter.sentences(ownEpoch(second)) { gpsd.send(sentence) }
             second += 1
         }
-        #expect(waitFor(seconds: 5) {
+        // An own fix every 200 ms while the link comes up.
+        #expect(waitFor(seconds: 10, every: 0.2) {
             feedOwnFix()
-            usleep(200_000)
             return radio(socket)?["sources"]?["adsb-sbs"]?["connected"] == .bool(true) && gpsStatus(socket)?["status"] == .string("valid")
         })
         let frames = Array(try FixtureFile.read(Fixtures.path("radio-traffic/adsb/modes1.avr")).utf8)
         #expect(dump1090.feedRaw(frames))
         // dump1090 writes one SBS line per message it decoded (319 for these frames); all of them reach the status.
         var radioSection: JSONValue?
-        _ = waitFor(seconds: 10) {
+        _ = waitFor(seconds: 20, every: 0.1) {
             feedOwnFix()
-            usleep(100_000)
             radioSection = radio(socket)
             return radioSection?["sources"]?["adsb-sbs"]?["lines"]?.int64Value == dump1090.aircraftJSON()?["messages"]?.int64Value
         }
@@ -185,7 +184,6 @@ struct ADSBIntegrationTests {
         #expect(summary?["observations"]?.int64Value == live?["observations"]?.int64Value)
         #expect(summary?["rejectedLines"] == .integer(0))
         #expect(summary?["aircraftWithPosition"] == .array([.string("icao 4D2023")]))
-        usleep(300_000)
         let replayed = specMessages(efb.stopCollecting()).messages.compactMap { message -> SpecReport? in
             if case .report(0x14, let report) = message, !report.extrapolated { return report }
             return nil

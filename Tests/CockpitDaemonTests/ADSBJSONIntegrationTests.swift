@@ -93,9 +93,9 @@ struct ADSBJSONIntegrationTests {
             for sentence in NMEAWriter.sentences(ownEpoch(second)) { gpsd.send(sentence) }
             second += 1
         }
-        #expect(waitFor(seconds: 8) {
+        // An own fix every 200 ms while both links come up.
+        #expect(waitFor(seconds: 16, every: 0.2) {
             feedOwnFix()
-            usleep(200_000)
             let sbs = status(sbsSocket), json = status(jsonSocket)
             return sbs?["radioTraffic"]?["sources"]?["adsb-sbs"]?["connected"] == .bool(true)
                 && json?["radioTraffic"]?["sources"]?["adsb-json"]?["connected"] == .bool(true)
@@ -205,7 +205,6 @@ struct ADSBJSONIntegrationTests {
         #expect(summary?["observations"]?.int64Value == live?["observations"]?.int64Value)
         #expect(summary?["rejectedLines"] == .integer(0))
         #expect(summary?["aircraftWithPosition"] == .array([.string("icao 4D2023")]))
-        usleep(300_000)
         let replayed = specMessages(efb.stopCollecting()).messages.compactMap { message -> SpecReport? in
             if case .report(0x14, let report) = message, !report.extrapolated { return report }
             return nil

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Logging
 import Synchronization
@@ -17,12 +18,24 @@ final class RecordingLineDriver: GPIOLineDriver, Sendable {
 
     func setLED(_ on: Bool) throws(GPIOError) { let t = clock.withLock { $0 }; log.withLock { $0.writes.append((t, "led", on)) } }
     func setBuzzer(_ on: Bool) throws(GPIOError) { let t = clock.withLock { $0 }; log.withLock { $0.writes.append((t, "buzzer", on)) } }
+    let edgeArrived = DispatchSemaphore(value: 0)
+    /// Whether a wait for an edge waits (for a press, at most its timeout), as on a thread of the output's own; when
+    /// the test steps the scripted clock itself, a wait is over at once.
+    let waitsForEdges: Bool
+
+    init(waitsForEdges: Bool = false) { self.waitsForEdges = waitsForEdges }
+
     func buttonEdges(timeoutMilliseconds: Int) throws(GPIOError) -> [Bool] {
-        if timeoutMilliseconds > 0 { usleep(UInt32(timeoutMilliseconds) * 1_000) }
+        if waitsForEdges, timeoutMilliseconds > 0, log.withLock({ $0.edges.isEmpty }) {
+            _ = edgeArrived.wait(timeout: .now() + .milliseconds(timeoutMilliseconds))
+        }
         return log.withLock { log in defer { log.edges = [] }; return log.edges }
     }
     func close() { log.withLock { $0.closed = true } }
-    func press(_ edges: [Bool]) { log.withLock { $0.edges += edges } }
+    func press(_ edges: [Bool]) {
+        log.withLock { $0.edges += edges }
+        edgeArrived.signal()
+    }
     func writes(_ line: String) -> [(Int64, Bool)] { log.withLock { $0.writes.filter { $0.line == line }.map { ($0.t, $0.value) } } }
 }
 
@@ -121,7 +134,7 @@ struct AlertGPIOTests {
     /// The button reaches the core as `alerts.ack` through the output's command inlet (the daemon connects it to its
     /// loop, where the command is recorded like any control request).
     @Test func buttonPressBecomesAnAcknowledgeCommand() {
-        let fake = RecordingLineDriver()
+        let fake = RecordingLineDriver(waitsForEdges: true)
         let inlet = CommandInlet()
         let received = Mutex<[RawInput]>([])
         inlet.connect { input in received.withLock { $0.append(input) } }

@@ -46,9 +46,9 @@ struct FLARMSerialTests {
             for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
             second += 1
         }
-        #expect(waitFor(seconds: 5) {
+        // An own fix every 200 ms while the port comes up.
+        #expect(waitFor(seconds: 10, every: 0.2) {
             feedOwnFix()
-            usleep(200_000)
             return ADSBIntegrationTests.radio(socket)?["sources"]?["flarm"]?["connected"] == .bool(true)
                 && gpsStatus(socket)?["status"] == .string("valid")
         })
@@ -56,7 +56,6 @@ struct FLARMSerialTests {
         for line in lines {
             let bytes = Array((line + "\r\n").utf8)
             _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            usleep(2_000)
         }
         var radio: JSONValue?
         _ = waitFor(seconds: 5) {
@@ -91,11 +90,10 @@ struct FLARMSerialTests {
         func tableEntry(_ t: FLARMNamedTargets.Target) -> JSONValue? {
             status?["traffic"]?["targets"]?.arrayValue?.first { $0["identifier"]?.stringValue == t.idHex }
         }
-        _ = waitFor(seconds: 5) {
+        _ = waitFor(seconds: 10, every: 0.1) {
             status = Self.status(socket)
             if named.allSatisfy({ tableEntry($0) != nil }) { return true }
             feedOwnFix()
-            usleep(100_000)
             return false
         }
         for t in named {

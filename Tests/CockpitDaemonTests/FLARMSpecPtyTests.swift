@@ -32,7 +32,6 @@ struct FLARMSpecPtyTests {
         for c in cases {
             let bytes = Array(((c["sentence"]?.stringValue ?? "") + "\r\n").utf8)
             _ = bytes.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            usleep(1_000)
         }
         var radio: JSONValue?
         _ = waitFor(seconds: 4) {   // well within FLARM's 6 s stale limit

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Testing
 import CockpitClient
@@ -26,8 +27,10 @@ struct GPSDIntegrationTests {
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         // napret.igc (2016-04-03) moved to 2024-04-03: 120 seconds of a real paraglider flight.
         let epochs = try NMEAWriter.epochs(igcPath: Fixtures.path("flights/igc_lib__napret.igc"), count: 120, newDate: (2024, 4, 3))
+        // Epoch by epoch, as a receiver sends them: the next once this one's fix is in the status.
         for epoch in epochs {
-            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence); usleep(1_500) }
+            for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
+            _ = waitFor(seconds: 2, every: 0.002) { gpsStatus(socket)?["utc"]?.stringValue == epoch.utc.iso8601 }
         }
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs.last!.utc.iso8601 })
         let status = gpsStatus(socket)
@@ -77,7 +80,6 @@ struct GPSDIntegrationTests {
         gpsd.stop()
         #expect(waitFor(seconds: 3) { gpsStatus(socket)?["source"]?["connected"] == .bool(false) })
         #expect(gpsStatus(socket)?["source"]?["lastDisconnectReason"]?.stringValue != nil)
-        usleep(300_000)
         gpsd.start()
         let back = MonotonicClock.now()
         #expect(waitFor(seconds: 2) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
@@ -104,6 +106,7 @@ struct GPSDIntegrationTests {
 final class GarbageServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
+    private let hangUpNow = DispatchSemaphore(value: 0)
 
     init() {
         (listener, port) = loopbackTCPListener(backlog: 4)
@@ -111,9 +114,9 @@ final class GarbageServer: @unchecked Sendable {
 
     deinit { close(listener) }
 
-    /// Serves one client: greeting, the garbage, then holds the connection for `holdSeconds`.
-    func serveOnce(lines: [String], holdSeconds: UInt32) {
-        let listener = self.listener
+    /// Serves one client: greeting, the garbage, then holds the connection until `hangUp()`.
+    func serveOnce(lines: [String]) {
+        let listener = self.listener, hangUpNow = self.hangUpNow
         try! BackgroundThread.start(name: "garbage-gpsd") {
             let client = accept(listener, nil, nil)   // (accept4 is not in Swift's Glibc module)
             guard client >= 0 else { return }
@@ -123,18 +126,21 @@ final class GarbageServer: @unchecked Sendable {
             for line in lines {
                 let bytes = Array(line.utf8)
                 _ = bytes.withUnsafeBufferPointer { send(client, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-                usleep(2_000)
             }
-            sleep(holdSeconds)
+            hangUpNow.wait()
             close(client)
         }
     }
+
+    /// Closes the served connection.
+    func hangUp() { hangUpNow.signal() }
 }
 
 @Suite("Misbehaving gpsd")
 struct GarbageGPSDTests {
     @Test func garbageIsCountedAndTheDaemonKeepsRunning() throws {
         let server = GarbageServer()
+        defer { server.hangUp() }
         let good = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-04-03T12:00:01.000Z","lat":46.2,"lon":12.8,"altMSL":1000.0,"speed":10.0,"track":90.0}"#
         server.serveOnce(lines: [
             #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n",
@@ -145,7 +151,7 @@ struct GarbageGPSDTests {
             #"{"class":"TPV","mode":3,"lat":NaN,"lon":12.0}"# + "\n",
             #"{"class":42}"# + "\n",
             good + "\n",
-        ], holdSeconds: 3)
+        ])
         let socket = temporaryPath(".sock")
         let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket,
                                                          gpsd: GPSDSource.Endpoint(host: "127.0.0.1", port: String(server.port))),
@@ -157,7 +163,8 @@ struct GarbageGPSDTests {
         #expect(status?["reports"]?.int64Value.map { $0 >= 4 } == true)
         // The daemon still answers, and a well-formed report after the garbage still counts.
         #expect(waitFor(seconds: 3) { gpsStatus(socket)?["latitudeDegrees"]?.doubleValue == 46.2 })
-        // The server hangs up after 3 s: seen as a disconnect (the listener still queues the reconnect, so the
+        server.hangUp()
+        // The server hangs up: seen as a disconnect (the listener still queues the reconnect, so the
         // disconnected state may last only until the next attempt — check the recorded reason, not the moment).
         // A close with unread bytes in the server's buffer arrives as a reset rather than an orderly close: either is
         // the server hanging up (which of the two depends on timing).

@@ -15,7 +15,7 @@ struct GPSDReceiverTests {
         try NMEAWriter.epochs(igcPath: Fixtures.path("flights/igc_lib__napret.igc"), count: 40, newDate: (2024, 4, 3))
     }
 
-    @Test func aSecondReceiverOnTheSameGpsdDoesNotMoveThePosition() throws {
+    @Test func aSecondReceiverOnTheSameGpsdDoesNotMoveThePosition() async throws {
         let gpsd = RealGPSD(receivers: 2)
         gpsd.start()
         let (daemon, socket) = try gpsd.startConnectedDaemon()
@@ -28,10 +28,15 @@ struct GPSDReceiverTests {
             elsewhere.latitude += 2
             for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence, receiver: 0) }
             if index > 0 { for sentence in NMEAWriter.sentences(elsewhere) { gpsd.send(sentence, receiver: 1) } }
-            usleep(40_000)
-            if let latitude = gpsStatus(socket)?["latitudeDegrees"]?.doubleValue { latitudes.append(latitude) }
+            // The position shown once this second's fix is in (both receivers' sentences were sent before).
+            var shown: JSONValue?
+            _ = await waitFor(seconds: 2) {
+                shown = gpsStatus(socket)
+                return shown?["utc"]?.stringValue == epoch.utc.iso8601
+            }
+            if let latitude = shown?["latitudeDegrees"]?.doubleValue { latitudes.append(latitude) }
         }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs.last!.utc.iso8601 })
+        #expect(await waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs.last!.utc.iso8601 })
         let status = gpsStatus(socket)
         let north = epochs.map(\.latitude).max()! + 0.01
         #expect(latitudes.count >= epochs.count - 2)
@@ -42,7 +47,7 @@ struct GPSDReceiverTests {
         gpsd.stop()
     }
 
-    @Test func deadReckonedPositionsAreShownAsNotMeasuredAndTheFixGoesStale() throws {
+    @Test func deadReckonedPositionsAreShownAsNotMeasuredAndTheFixGoesStale() async throws {
         let gpsd = RealGPSD()
         gpsd.start()
         let (daemon, socket) = try gpsd.startConnectedDaemon()
@@ -50,13 +55,13 @@ struct GPSDReceiverTests {
         let epochs = try Self.epochs()
         for epoch in epochs.prefix(5) {
             for sentence in NMEAWriter.sentences(epoch) { gpsd.send(sentence) }
-            usleep(20_000)
+            _ = await waitFor(seconds: 2) { gpsStatus(socket)?["utc"]?.stringValue == epoch.utc.iso8601 }
         }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs[4].utc.iso8601 })
+        #expect(await waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue == epochs[4].utc.iso8601 })
         // Satellites lost: the receiver coasts, one estimated epoch every 0.5 s for 5 s.
         for epoch in epochs[5..<15] {
             for sentence in NMEAWriter.sentences(epoch, fixQuality: 6, modeIndicator: "E") { gpsd.send(sentence) }
-            usleep(500_000)
+            try await Task.sleep(nanoseconds: 500_000_000)
         }
         let status = gpsStatus(socket)
         #expect(status?["receiverStatus"] == .string("dead reckoning"))

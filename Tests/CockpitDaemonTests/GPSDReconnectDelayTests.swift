@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import NIOPosix
 import Synchronization
@@ -65,12 +66,12 @@ final class AcceptAndCloseServer: Sendable {
     private let listener: Int32
     private let accepted = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
 
     init() {
         (listener, port) = loopbackTCPListener(backlog: 16)
         try! BackgroundThread.start(name: "accept-and-close") { [self] in
-            defer { finished.store(true, ordering: .releasing) }
+            defer { finished.signal() }
             while !stopped.load(ordering: .relaxed) {
                 var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 20) == 1 else { continue }
@@ -86,7 +87,7 @@ final class AcceptAndCloseServer: Sendable {
     /// Stops accepting; how many connections were accepted.
     func stop() -> Int {
         stopped.store(true, ordering: .relaxed)
-        while !finished.load(ordering: .acquiring) { usleep(5_000) }
+        finished.wait()
         close(listener)
         return accepted.load(ordering: .relaxed)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -12,12 +13,12 @@ import CockpitTestSupport
 /// 200 ms from a thread of its own, whether or not gpsd is running.
 final class NMEAFeeder: Sendable {
     private let stopped = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
 
     init(udpPort: UInt16, epochs: [NMEAWriter.Epoch]) {
         try! BackgroundThread.start(name: "nmea-feeder") { [self] in
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            defer { close(fd); finished.store(true, ordering: .releasing) }
+            defer { close(fd); finished.signal() }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = udpPort.bigEndian
@@ -38,7 +39,7 @@ final class NMEAFeeder: Sendable {
 
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        while !finished.load(ordering: .acquiring) { usleep(10_000) }
+        finished.wait()
     }
 }
 
@@ -68,13 +69,11 @@ struct GPSDReconnectTests {
             if remaining > 0 { usleep(UInt32(remaining * 1_000_000)) }   // the outage itself, not a timeout
             let back = try #require(gpsd.start())
             var freshAfter: Double?
-            for _ in 0..<250 {
-                if let status = gpsStatus(socket), status["status"] == .string("valid"),
-                   let utc = status["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601), utc > lastBefore.adding(seconds: 1) {
-                    freshAfter = MonotonicClock.now().seconds(since: back)
-                    break
-                }
-                usleep(20_000)
+            _ = waitFor(seconds: 5) {
+                guard let status = gpsStatus(socket), status["status"] == .string("valid"),
+                      let utc = status["utc"]?.stringValue.flatMap(UTCInstant.parseISO8601), utc > lastBefore.adding(seconds: 1) else { return false }
+                freshAfter = MonotonicClock.now().seconds(since: back)
+                return true
             }
             let seconds = try #require(freshAfter, "no fresh fix within 5 s of gpsd returning")
             print("gpsd back after \(downSeconds) s down: fresh fix in the status \(Int(seconds * 1000)) ms after it accepted connections")

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -126,9 +127,10 @@ struct OutputsAndSettingsDaemonTests {
     /// An output that blocks forever never delays the core: a live daemon keeps answering and applying inputs, and the
     /// output's drops are counted.
     @Test func aBlockedOutputNeverHoldsTheCoreBack() throws {
-        let gate = Mutex(false)
+        let gate = DispatchSemaphore(value: 0)   // shut until the end: every item the worker takes waits on it
         let handOff = BoundedHandOff<Int>(label: "blocked", capacity: 4, policy: .dropWhenFull) { _ in
-            while !gate.withLock({ $0 }) { usleep(1_000) }
+            gate.wait()
+            gate.signal()
         }
         var offered = 0, accepted = 0
         let started = MonotonicClock.now()
@@ -139,7 +141,7 @@ struct OutputsAndSettingsDaemonTests {
         let seconds = MonotonicClock.now().seconds(since: started)
         #expect(accepted == 4 && handOff.dropped == 996)
         #expect(seconds < 1, "offering to a blocked worker took \(seconds) s")
-        gate.withLock { $0 = true }
+        gate.signal()
         handOff.drain()
         // In a full-speed replay nothing may be lost: the same hand-off waits instead.
         let delivered = Mutex(0)

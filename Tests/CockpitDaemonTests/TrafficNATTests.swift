@@ -40,7 +40,8 @@ struct TrafficNATTests {
         var received = -1
         for fix in fixes where received < 0 {
             daemon.submit(.gpsFix(fix))
-            usleep(300_000)
+            var readable = pollfd(fd: capture, events: Int16(POLLIN), revents: 0)
+            _ = poll(&readable, 1, 300)   // a report, or the next fix after 300 ms
             var buffer = [UInt8](repeating: 0, count: 600)
             var sourceLength = socklen_t(MemoryLayout<sockaddr_in>.size)
             received = withUnsafeMutablePointer(to: &source) {

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -12,11 +13,13 @@ struct BackgroundThreadTests {
     /// What the kernel says the thread that runs the body is called (`/proc/thread-self/comm`, less its newline).
     static func nameSeenBy(_ start: (@escaping @Sendable () -> Void) throws -> Void) throws -> String? {
         let seen = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
         try start {
             let bytes = (try? LineReader.readAll(path: "/proc/thread-self/comm")) ?? []
             seen.withLock { $0 = String(decoding: bytes, as: UTF8.self).trimmingSuffix("\n") }
+            done.signal()
         }
-        for _ in 0..<500 where seen.withLock({ $0 }) == nil { usleep(10_000) }
+        _ = done.wait(timeout: .now() + 5)
         return seen.withLock { $0 }
     }
 
