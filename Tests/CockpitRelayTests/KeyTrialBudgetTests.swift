@@ -70,7 +70,7 @@ struct KeyTrialBudgetTests {
             }
             done.signal()
         }
-        usleep(500_000)
+        #expect(waitFor(seconds: 5) { floodSent.load(ordering: .relaxed) >= 1_000 }, "the flood is under way")
         let genuine = TestAircraft(identifier: 0x0A0B0C, key: testKey(keys.last!), address: 0x7F00_0002)
         var answered = 0
         let rounds = 16

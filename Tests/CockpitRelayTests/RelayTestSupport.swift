@@ -1,7 +1,9 @@
 import CockpitCore
+import Dispatch
 import CockpitIO
 import CockpitTestSupport
 import Glibc
+import Synchronization
 import Testing
 import CockpitWire
 
@@ -52,14 +54,22 @@ func run(_ path: String, _ arguments: [String], timeoutSeconds: Double = 120) ->
     let outPath = "/tmp/cockpit-relay-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
     defer { unlink(outPath) }
     guard let pid = try? startBackground(path, arguments, outputPath: outPath) else { return RunResult(status: -1, output: "spawn failed") }
-    var status: Int32 = 0
-    let started = MonotonicClock.nowSeconds()
-    while waitpid(pid, &status, WNOHANG) == 0 {
-        if MonotonicClock.nowSeconds() - started > timeoutSeconds { kill(pid, SIGKILL) }
-        usleep(20_000)
+    // The exit is waited for on a thread of its own; this one waits for that, or the timeout.
+    let status = Mutex<Int32>(0), exited = DispatchSemaphore(value: 0)
+    do {
+        try BackgroundThread.start(name: "relay-waitpid") {
+            let code = blockingWaitpid(pid)
+            status.withLock { $0 = code }
+            exited.signal()
+        }
+    } catch {
+        return RunResult(status: -1, output: "\(error)")
     }
-    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return RunResult(status: code, output: readFile(outPath))
+    if exited.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+        kill(pid, SIGKILL)
+        exited.wait()
+    }
+    return RunResult(status: exitCode(status.withLock { $0 }), output: readFile(outPath))
 }
 
 /// A throwaway PostgreSQL 15 cluster with PostGIS: initdb into a temporary folder (as the `postgres` user when the

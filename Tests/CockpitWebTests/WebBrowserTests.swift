@@ -27,9 +27,8 @@ struct WebBrowserTests {
         // The page walks through every page (about 25 s); meanwhile `cockpitctl status --json` is asked, the truth the
         // Now page is held to.
         var statuses: [JSONValue] = []
-        let cycled = waitWall(seconds: 45) {
+        let cycled = waitFor(seconds: 45, every: 0.4) {
             if let text = try? runCockpitctl(run.socket), let status = try? JSONParser.parse(text) { statuses.append(status) }
-            usleep(400_000)
             return run.reports().contains { $0["kind"] == .string("cycle-done") }
         }
         #expect(cycled, "the page never finished its walk: \(run.reports().suffix(3))")
@@ -134,7 +133,7 @@ struct WebBrowserTests {
         // The daemon restarts: the page says so, then follows the new daemon without a reload.
         let before = run.reports().count
         run.restartDaemon()
-        #expect(waitWall(seconds: 10) {
+        #expect(waitFor(seconds: 10, every: 0.05) {
             let after = run.reports().dropFirst(before)
             return after.contains { $0["kind"] == .string("link") && $0["connected"] == .bool(false) }
                 && after.contains { $0["kind"] == .string("render") }
@@ -195,7 +194,12 @@ final class RevisionWatcher: Sendable {
     /// Until `stop()`: a silence (the daemon starting) is waited out, a closed connection (the restart) reconnected.
     func run() {
         while !stopped.withLock({ $0 }) {
-            guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 1) else { usleep(100_000); continue }
+            var connected: ControlClient?
+            _ = waitFor(seconds: 60, every: 0.1) {
+                connected = try? ControlClient(path: socket, receiveTimeoutSeconds: 1)
+                return connected != nil || stopped.withLock { $0 }
+            }
+            guard let client = connected else { continue }
             try? client.send(raw: Array("{\"v\":1,\"request\":\"watch\"}\n".utf8))
             while !stopped.withLock({ $0 }) {
                 let line: String?

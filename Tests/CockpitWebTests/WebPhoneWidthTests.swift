@@ -24,7 +24,7 @@ struct WebPhoneWidthTests {
         // The daemon's own word first: on the ground, its height from the airfield's elevation below zero (the GPS
         // altitude is under the field's published elevation), which the page must not show as a negative AGL.
         var flight: JSONValue?
-        let grounded = waitWall(seconds: 40) {
+        let grounded = waitFor(seconds: 40, every: 0.05) {
             flight = (try? runCockpitctl(run.socket)).flatMap { try? JSONParser.parse($0) }?["flight"]
             return flight?["state"]?.stringValue == "on-ground" && (flight?["heightAboveGroundFeet"]?.doubleValue ?? 0) < 0
         }
@@ -38,7 +38,7 @@ struct WebPhoneWidthTests {
                 let browser = Browser.startAtWidth(shell, width, url: "http://127.0.0.1:\(run.port)/?layout=\(width)#now/day",
                                                    profile: run.directory + "/chromium-\(width)-\(attempt)",
                                                    stderr: run.directory + "/chromium-\(width)-\(attempt).err")
-                _ = waitWall(seconds: 45) {
+                _ = waitFor(seconds: 45, every: 0.05) {
                     finished = run.reports().last { $0["kind"] == .string("layout-done") && $0["width"]?.int64Value == Int64(width) }
                     return finished != nil
                 }

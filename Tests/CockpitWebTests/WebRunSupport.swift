@@ -31,12 +31,12 @@ final class WebRun: @unchecked Sendable {
         let run = WebRun(directory: directory, port: listener.port, flight: flight)
         if flight == nil { try trimmedFlight(to: run.flight) }
         run.startDaemon()
-        guard waitWall(seconds: 15, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
+        guard waitFor(seconds: 15, every: 0.05, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
         run.web = startProcess("/bin/sh", ["-c", #"exec "$0" "$@" >"$WEB_OUT" 2>&1"#, Binaries.cockpitWeb,
                                            "--socket", run.socket, "--listen", "127.0.0.1", "--port", String(run.port),
                                            "--test-script", Fixtures.path("web/webtest.js"), "--test-report", run.reportPath],
                                environment: ["WEB_OUT": directory + "/web.out"])
-        guard waitWall(seconds: 15, { readFile(directory + "/web.out").contains("serving on") }) else { run.stop(); throw WebRunError.webDidNotStart }
+        guard waitFor(seconds: 15, every: 0.05, { readFile(directory + "/web.out").contains("serving on") }) else { run.stop(); throw WebRunError.webDidNotStart }
         return run
     }
 
@@ -74,10 +74,14 @@ final class WebRun: @unchecked Sendable {
                                                   "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
     }
 
+    /// Stops the daemon, and starts it again once the page has said it lost the link.
     func restartDaemon() {
+        let before = reports().count
         stopProcess(daemon)
         unlink(socket)
-        usleep(500_000)
+        _ = waitFor(seconds: 10, every: 0.05) {
+            reports().dropFirst(before).contains { $0["kind"] == .string("link") && $0["connected"] == .bool(false) }
+        }
         startDaemon()
     }
 
@@ -93,25 +97,10 @@ func stopProcess(_ pid: pid_t) {
     guard pid > 0 else { return }
     kill(pid, SIGTERM)
     var status: Int32 = 0
-    if !waitWall(seconds: 5, { waitpid(pid, &status, WNOHANG) == pid }) {
+    if !waitFor(seconds: 5, every: 0.05, { waitpid(pid, &status, WNOHANG) == pid }) {
         kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
     }
-}
-
-/// Waits by the monotonic clock (a condition that itself takes time is still given `seconds` in all).
-func waitWall(seconds: Double, _ condition: () -> Bool) -> Bool {
-    func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    let end = now() + seconds
-    while now() < end {
-        if condition() { return true }
-        usleep(50_000)
-    }
-    return condition()
 }
 
 /// Debian's chromium, headless, with every name but this machine's unresolvable: the page cannot fetch from the

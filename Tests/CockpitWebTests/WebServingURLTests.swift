@@ -57,7 +57,7 @@ struct WebServingURLTests {
                                            "--socket", directory + "/absent.sock", "--listen", "0.0.0.0", "--port", "0"],
                                environment: ["WEB_OUT": output])
         defer { stopProcess(web) }
-        #expect(waitWall(seconds: 10) { readFile(output).contains("in a browser") })
+        #expect(waitFor(seconds: 10, every: 0.05) { readFile(output).contains("in a browser") })
         let text = readFile(output)
         #expect(!text.contains("[IPv4]") && !text.contains("[IPv6]"), "\(text)")
         let urls = text.split(separator: "\n").compactMap { line -> String? in
