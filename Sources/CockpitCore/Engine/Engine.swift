@@ -209,10 +209,7 @@ public struct Engine: Sendable {
     }
 
     /// An immutable view of everything a status reader may see, as of the last event.
-    public var snapshot: StatusSnapshot {
-        StatusSnapshot(configuration: configuration, monotonic: now ?? .zero, revision: revision,
-                       eventsHandled: eventsHandled, gps: gps, baro: baro, hypoxia: hypoxia, airfields: airfields, glide: glide, flight: flight, traffic: traffic, radioTraffic: radioTraffic, encounters: encounters, callouts: callouts, alerts: alerts, lastTickAt: lastTickAt)
-    }
+    public var snapshot: StatusSnapshot { StatusSnapshot(self) }
 
     /// The cabin barometer's pressure altitude when fresh and the cabin is not inferred pressurised: the only own
     /// altitude on ADS-B's barometric datum. (`applyRadio` and `tick` work it out in place: called from them, a method

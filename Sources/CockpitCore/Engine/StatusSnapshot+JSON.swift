@@ -19,7 +19,7 @@ extension StatusSnapshot {
             "monotonicSeconds": .number(monotonic.seconds, decimals: 3),
             "utc": .optional(utc),
             "utcSource": utc == nil ? .null : .string("gps"),
-            "revision": .integer(revision),
+            "revision": .integer(self.revision),
         ]
         for section in Self.sections { object[section.name] = .object(section.render(self)) }
         return object
