@@ -7,12 +7,14 @@ public import Logging
 /// Answers the core's airfield lookups from the on-board database, and the control socket's `nearest` and `airfield`
 /// requests. Used on the daemon's loop only.
 public final class AirfieldService: LookupService {
-    private let openedStore: AirfieldStore?
+    var openedStore: AirfieldStore?
     /// Why the database could not be opened (nil when it opened, also while its deferred check still runs).
-    public let openError: String?
+    public internal(set) var openError: String?
     /// The deferred quick_check of a live daemon (nil when the file was checked as it opened, or did not open).
     public let deferredCheck: DeferredCheck?
-    private var checkVerdict: String??
+    var checkVerdict: String??
+    /// What is needed to notice and reopen a replaced file (`AirfieldService+Reload.swift`).
+    var reload: Reload
 
     /// `checkInBackground`: open without SQLite's quick_check (≈ 200 million instructions, which would be most of the
     /// start-up before READY=1) and leave it to `deferredCheck`, which the daemon runs after start-up: on cockpitd's
@@ -23,6 +25,10 @@ public final class AirfieldService: LookupService {
     /// `logger`: the database's verdict (sound, with its size and data date, or damaged and why) and where its index
     /// came from are logged once each — a file the deferred check rejects is otherwise only in the status.
     public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil, logger: Logger? = nil) {
+        // The live daemon (checking in the background) picks up a replaced file; a replay keeps the file it started
+        // with, so that it answers the same all through.
+        reload = Reload(path: checkInBackground ? path : nil, cacheDirectory: cacheDirectory, logger: logger,
+                        opened: path.flatMap(FileIdentity.init(path:)))
         guard let path else {
             openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"
@@ -82,12 +88,14 @@ public final class AirfieldService: LookupService {
 
     /// The store once it is open and checked (waiting for the check if need be); nil if either failed.
     public var store: AirfieldStore? {
+        reloadIfReplaced()
         if case .some(nil) = verdict { return openedStore }
         return nil
     }
 
     /// Why there is no store to ask.
     public var unavailableReason: String? {
+        reloadIfReplaced()
         if let openError { return openError }
         return verdict ?? nil
     }
