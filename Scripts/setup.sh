@@ -7,10 +7,12 @@ set -euo pipefail
 # campaign's short run (Scripts/blackbox.py, Python 3 standard library only); tcpdump for `cockpit-bench live` (fix to
 # traffic datagram on the wire, captured on lo); dump1090-mutability, fed recorded Mode S frames without a radio, for
 # the ADS-B tests; chromium, the headless browser of cockpit-web's page tests and screenshots, and its old headless
-# shell, whose windows can be a phone's width (the new headless mode's are never narrower than 500 pixels).
+# shell, whose windows can be a phone's width (the new headless mode's are never narrower than 500 pixels); zlib and
+# libcurl's development files for cockpit-data-update (gunzip of terrain tiles; the static release build links
+# FoundationNetworking, which needs libcurl.so).
 packages=(libgps-dev libi2c-dev libsqlite3-dev gpsd gpsd-clients pkg-config systemd libasound2-dev alsa-utils espeak-ng libgpiod-dev gpiod
           libxml2-utils librsvg2-bin sqlite3 dpkg-dev lintian debootstrap binutils postgresql-15 postgresql-15-postgis-3 python3
-          tcpdump dump1090-mutability chromium chromium-headless-shell)
+          tcpdump dump1090-mutability chromium chromium-headless-shell zlib1g-dev libcurl4-openssl-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
