@@ -113,6 +113,45 @@ struct UATSourceTests {
         daemon.stop()
     }
 
+    /// The radio table after the whole recording against the independent reference decoder's last state of every
+    /// target (Tests/Tools/uat_reference.py `targets`, sample-data.targets.json: each field the latest value heard):
+    /// the 22 targets but the refused ED7233, each with its address, qualifier, position (within 2e-6°: both write six
+    /// decimals), pressure altitude and the auxiliary state vector's geometric one (exact), ground speed and track
+    /// (within 0.55: the table gives whole knots and degrees), vertical rate (exact), call sign and squawk.
+    @Test func theTableAgreesWithTheReferenceDecoder() throws {
+        let reference = try JSONParser.parse(try FixtureFile.read(Fixtures.path("radio-traffic/uat/sample-data.targets.json")))
+        let expected = try #require(reference.arrayValue)
+        #expect(expected.count == 23)
+        let daemon = try Self.fly(try Self.sampleLines())
+        let radio = try daemon.status()["radioTraffic"]
+        #expect(radio?["targets"]?.arrayValue?.count == 22)
+        let names = [0: "adsb-icao", 2: "tisb-icao", 3: "tisb-track-file"]
+        for target in expected {
+            let address = target["address"]?.stringValue ?? "?"
+            guard address != "ED7233" else { continue }
+            guard let row = Self.target(radio, address) else { Issue.record("\(address) not in the table"); continue }
+            let qualifier = Int(target["address_qualifier"]?.int64Value ?? -1)
+            #expect(row["addressQualifier"]?.stringValue == names[qualifier], "\(address)")
+            #expect(row["addressType"]?.stringValue == (qualifier == 3 ? "non-icao" : "icao"), "\(address)")
+            for (mine, theirs) in [("latitudeDegrees", "latitude_deg"), ("longitudeDegrees", "longitude_deg")] {
+                let a = row[mine]?.doubleValue ?? .nan, b = target[theirs]?.doubleValue ?? .nan
+                #expect(abs(a - b) <= 2e-6, "\(address) \(mine) \(a) against \(b)")
+            }
+            #expect(target["altitude_type"]?.stringValue == "pressure")
+            #expect(row["pressureAltitudeFeet"]?.doubleValue == target["altitude_ft"]?.doubleValue, "\(address)")
+            #expect(row["geometricAltitudeHAEFeet"]?.doubleValue == target["secondary_altitude_ft"]?.doubleValue, "\(address)")
+            let speed = row["groundSpeedKnots"]?.doubleValue ?? .nan, referenceSpeed = target["ground_speed_kt"]?.doubleValue ?? .nan
+            #expect(abs(speed - referenceSpeed) <= 0.55, "\(address) ground speed \(speed) against \(referenceSpeed)")
+            let track = row["trackTrueDegrees"]?.doubleValue ?? .nan, referenceTrack = target["track_deg_true"]?.doubleValue ?? .nan
+            #expect(abs((track - referenceTrack + 540).truncatingRemainder(dividingBy: 360) - 180) <= 0.55,
+                    "\(address) track \(track) against \(referenceTrack)")
+            #expect(row["verticalRateFeetPerMinute"]?.doubleValue == target["vertical_rate_fpm"]?.doubleValue, "\(address)")
+            #expect(row["callsign"] == (target["call_sign"] ?? .null), "\(address)")
+            #expect(row["squawk"] == (target["flight_plan_id"] ?? .null), "\(address)")
+        }
+        daemon.stop()
+    }
+
     /// The own aircraft's UAT Out (its address in `ownship-address`) and a ground station's TIS-B report of it are the
     /// ownship, never traffic.
     @Test func ownUATOutAndItsTISBEchoAreTheOwnship() throws {
