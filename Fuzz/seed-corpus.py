@@ -215,3 +215,25 @@ ksjc_apdu_length = (ksjc[8] << 1) | (ksjc[9] >> 7)
 seed("uat-uplink", b"\x04" + ksjc[10:10 + ksjc_apdu_length])
 radio_licence("uat-uplink", "uat/LICENSE.dump978-fa")
 radio_licence("uat-uplink", "uat/LICENSE.fisb-decode")
+# uat-line: dump978-fa's raw lines as read from its port (docs/radio-traffic.md), cut from dump978's San Jose sample
+# (BSD-2-Clause) and fisb-decode's Indiana capture (BSD-2-Clause-Patent): downlinks and uplinks from the start, the
+# TIS-B stretch, the frame that decodes to 3.9 N 56.7 E (line 996), `#` comments with rssi/t fields; and hand-made
+# refusals (odd hex, wrong lengths, no ';', a reserved payload type, a basic frame of a long type, CR LF, `!` metadata).
+def uat_lines(name, start, count, limit=16000):
+    with gzip.open(os.path.join(radio, "uat", name), "rb") as f: lines = f.read().split(b"\n")[start - 1:start - 1 + count]
+    out = b""
+    for line in lines:
+        if len(out) + len(line) + 1 > limit: break
+        out += line + b"\n"
+    return out
+seed("uat-line", uat_lines("sample-data.txt.gz", 1, 40))
+seed("uat-line", b"".join(l + b"\n" for l in uat_lines("sample-data.txt.gz", 490, 80, 10**6).split(b"\n") if l.startswith(b"-")))
+seed("uat-line", uat_lines("sample-data.txt.gz", 990, 12))
+seed("uat-line", uat_lines("tg30.head-800.978.gz", 1, 14))
+seed("uat-line", b"-00a66ef135445d525a0c051911902120480;\n-00a66ef135445d525a0c0519119021204800\n"
+     b"-00a66ef135445d525a0c05191190212048zz;\n-00a66ef135445d525a0c05191190212048;\n+00;\n"
+     b"-58a66ef1353e2d525fd4050911882aa038101d06b85d440be2a4c2a0000590000000;rs=2;\n"
+     b"-08a66ef135445d525a0c0519119021204800;\n-00a66ef135445d525a0c0519119021204800;rs=x;ss=;rssi=nan;t=;\r\n"
+     b"!rs=1;\n\n-0aa952b5358bd752400005a8139213004f039f0264e6c404c8974200000610000000;rs=3;future=1;\n")
+radio_licence("uat-line", "uat/LICENSE.dump978-fa")
+radio_licence("uat-line", "uat/LICENSE.fisb-decode")
