@@ -11,6 +11,8 @@ public struct Engine: Sendable {
     public private(set) var flight = FlightState()
     public private(set) var traffic = TrafficState()
     public private(set) var radioTraffic = RadioTrafficState()
+    /// FIS-B weather from UAT uplinks: the newest METAR/TAF of every station heard.
+    public private(set) var weather = WeatherReception()
     public private(set) var encounters = TrafficEncounters()
     public private(set) var callouts = TrafficCallouts()
     public private(set) var alerts = AlertBoard()
@@ -132,6 +134,9 @@ public struct Engine: Sendable {
             effects.append(.log(LogLine(.notice, "\(source.rawValue): connected to \(endpoint)")))
         case .disconnected(let source, let reason):
             effects.append(.log(LogLine(.warning, "\(source.rawValue): no traffic from this receiver: \(reason)")))
+        case .uplink(_, let uplink):
+            weather.receive(uplink, at: at)
+            effects.append(.forwardUplink(uplink))
         case .device(let source, let report):
             // A device's self-test result is said when it changes (a FLARM sends it at start and on request).
             if report.errorSeverity != nil, previousSelfTest != report {
@@ -160,6 +165,7 @@ public struct Engine: Sendable {
         let airborne = flight.isAirborne
         traffic.tick(at: at, ourUTC: utc, configuration: configuration.traffic)
         radioTraffic.tick(at: at, effects: &effects)
+        weather.tick()
         // No traffic (most seconds of most flights): the picture is empty whatever the own fix.
         let picture = traffic.targets.isEmpty && radioTraffic.targets.isEmpty ? TrafficPicture(targets: [])
             : TrafficPicture(relay: traffic, radio: radioTraffic, own: currentFix.flatMap { $0.hasValidPosition ? $0 : nil },

@@ -59,6 +59,8 @@ public enum Effect: Sendable, Equatable {
     case cancelAnnouncement(id: String)
     /// A close encounter ended: the flight log keeps its closest approach.
     case trafficEncounter(FlightLogEncounter)
+    /// A UAT uplink to forward to the EFB unchanged (GDL 90 Uplink Data, 0x07).
+    case forwardUplink(RadioUplink)
 }
 
 public struct LogLine: Sendable, Equatable {

@@ -17,7 +17,7 @@ extension Effect {
         switch self {
         case .lookupAirfields(let lookup): lookup
         case .lookupGlide(let lookup): lookup
-        case .log, .alert, .flightTransition, .sendDatagram, .announce, .cancelAnnouncement, .trafficEncounter: nil
+        case .log, .alert, .flightTransition, .sendDatagram, .announce, .cancelAnnouncement, .trafficEncounter, .forwardUplink: nil
         }
     }
 }

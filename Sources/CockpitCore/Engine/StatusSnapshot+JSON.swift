@@ -11,6 +11,7 @@ extension StatusSnapshot {
         ("glide", { $0.glideJSON }),
         ("traffic", { $0.trafficJSON }),
         ("radioTraffic", { $0.radioTrafficJSON }),
+        ("weather", { $0.weatherJSON }),
         ("alerts", { $0.alertsJSON }),
     ]
 

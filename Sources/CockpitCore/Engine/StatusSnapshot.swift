@@ -29,6 +29,7 @@ public struct StatusSnapshot: Sendable {
     @inlinable public var flight: FlightState { core.flight }
     @inlinable public var traffic: TrafficState { core.traffic }
     @inlinable public var radioTraffic: RadioTrafficState { core.radioTraffic }
+    @inlinable public var weather: WeatherReception { core.weather }
     @inlinable public var callouts: TrafficCallouts { core.callouts }
     @inlinable public var alerts: AlertBoard { core.alerts }
 

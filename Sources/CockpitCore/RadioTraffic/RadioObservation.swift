@@ -189,6 +189,16 @@ public struct RadioUplink: Sendable, Equatable {
     /// When the receiver heard it, Unix seconds on the receiver's own clock (dump978-fa's `t=`): not a time the core
     /// uses for anything but showing.
     public var receiverUnixSeconds: Double?
+    /// What the wire decoder read of the payload once (FIS-B): the METAR, SPECI and TAF reports it carries.
+    public var weather: [StationWeatherReport] = []
+    /// Why the payload's information frames could not be read (an information frame running past the end), nil
+    /// when they were. The uplink is still forwarded to the EFB unchanged: the receiver's error correction passed it.
+    public var refusal: String?
+    /// FIS-B APDUs read (every product: text, NEXRAD, NOTAMs, …) and refused.
+    public var apdus = 0
+    public var refusedAPDUs = 0
+    /// Text records read (METAR, SPECI, TAF, PIREP, winds aloft, …).
+    public var textReports = 0
 
     public init(payload: [UInt8], correctedSymbols: Int? = nil, rssiDB: Double? = nil, receiverUnixSeconds: Double? = nil) {
         self.payload = payload

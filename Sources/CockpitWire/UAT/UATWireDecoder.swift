@@ -9,9 +9,9 @@ public enum UATDescriptor: SourceDescriptor {
 }
 
 /// dump978-fa's raw output as a line source (`uat`): a downlink (`-`) decoded by `UATDownlink` into what it says of
-/// one aircraft, its address qualifier kept; an uplink (`+`) handed on whole (`RadioInputEvent.uplink`); a line that is
-/// not a frame (dump978-fa's `!` metadata, a `#` comment, a blank line) counted as another line; a frame that does not
-/// read counted by its reason.
+/// one aircraft, its address qualifier kept; an uplink (`+`) handed on whole (`RadioInputEvent.uplink`), its FIS-B
+/// METARs and TAFs read once (`RadioUplink.readingFISB`); a line that is not a frame (dump978-fa's `!` metadata, a `#`
+/// comment, a blank line) counted as another line; a frame that does not read counted by its reason.
 public struct UATWireDecoder: RadioLineDecoder {
     public static let kind = RadioSourceKind.uat
 
@@ -23,8 +23,8 @@ public struct UATWireDecoder: RadioLineDecoder {
         case .failure(let rejection):
             return .radio(.rejected(source: .uat, reason: rejection.rawValue))
         case .success(let frame) where frame.direction == .uplink:
-            return .radio(.uplink(source: .uat, RadioUplink(payload: frame.bytes, correctedSymbols: frame.correctedSymbols,
-                                                            rssiDB: frame.rssiDB, receiverUnixSeconds: frame.receiverUnixSeconds)))
+            return .radio(.uplink(source: .uat, RadioUplink.readingFISB(payload: frame.bytes, correctedSymbols: frame.correctedSymbols,
+                                                                        rssiDB: frame.rssiDB, receiverUnixSeconds: frame.receiverUnixSeconds)))
         case .success(let frame):
             switch UATDownlink.decode(frame.bytes) {
             case .failure(let rejection):
