@@ -36,7 +36,7 @@ public struct RadarTarget: Sendable, Equatable {
         self.callsign = callsign
     }
 
-    /// The receivers that heard it, as a pilot names them ("ADS-B+FLARM"); empty for another cockpitd box alone
+    /// The receivers that heard it, as a pilot names them ("ADS-B+FLARM", "UAT"); empty for another cockpitd box alone
     /// (the list says "relay" for those that came through the relay).
     /// ADS-B heard both as SBS and in `aircraft.json` is named once.
     public var sourceLabel: String {
@@ -46,6 +46,7 @@ public struct RadarTarget: Sendable, Equatable {
             case "adsb-sbs", "adsb-json": "ADS-B"
             case "flarm": "FLARM"
             case "ogn": "OGN"
+            case "uat": "UAT"
             case "cockpitd": sources.count > 1 ? "box" : nil
             default: source
             }
