@@ -52,6 +52,8 @@ public struct AirfieldUpdate: Sendable {
         for directory in [staging, incoming] {
             if let problem = Durable.makeDirectory(directory) { return .failure(.file(problem)) }
         }
+        // What a run cut off (power, kill -9) left in incoming/ was never accepted: it must not be taken for new.
+        discard(incoming)
         var state = FetchState(path: staging + "/fetch-state")
         let liveExists = Durable.exists(databasePath)
         progress.begin(files: 3)

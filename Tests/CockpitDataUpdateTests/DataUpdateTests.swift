@@ -110,3 +110,49 @@ import Testing
         }, says: "terrain: N19W156: refused: not a whole gzip file")
     }
 }
+
+/// kill -9 of `cockpit-data-update` at moments spread over a whole update (the server sends 64 KiB every 50 ms, so the
+/// CSVs, the import, the swap and both tiles each take part of it): after every kill the database opens and passes
+/// SQLite's check, and every tile in the folder is a whole one.
+@Suite struct DataUpdateKillTests {
+    @Test func killedAtAnyStepLeavesWholeData() throws {
+        let server = try UpdateServer()
+        let box = temporaryPath("-box")
+        mkdir(box, 0o755)
+        defer { _ = runProcess("/bin/rm", ["-rf", box]) }
+        let configuration = server.configuration(box: box)
+        #expect(DataUpdate(configuration: configuration).run(progress: UpdateProgress(style: .silent)).exitCode == 0)
+        // Everything new on the server (new ETags), served slowly.
+        let www = server.root + "/www"
+        for file in ["airports.csv", "runways.csv", "airport-frequencies.csv"] {
+            try FixtureFile.write(try FixtureFile.read(www + "/" + file) + "\n", to: www + "/" + file)
+        }
+        for tile in UpdateServer.tiles {
+            _ = runProcess("/bin/sh", ["-c", "gzip -1 -c '\(Fixtures.path("terrain/\(tile).hgt"))' > '\(www)/N19/\(tile).hgt.gz'"])
+        }
+        try server.setFaults(Dictionary(uniqueKeysWithValues: ["/airports.csv", "/runways.csv", "/airport-frequencies.csv",
+                                                               "/N19/N19W156.hgt.gz", "/N19/N19W157.hgt.gz"].map { ($0, "slow") }))
+        let arguments = ["--config", "/dev/null", "--update-config", "/dev/null", "--socket", "none",
+                         "--airfields", box + "/airfields.sqlite", "--terrain", box + "/terrain",
+                         "--terrain-region", "box:19.2,-156.5,19.9,-155.1", "--minimum-airports", "500",
+                         "--airports-url", server.url("airports.csv"), "--runways-url", server.url("runways.csv"),
+                         "--frequencies-url", server.url("airport-frequencies.csv"),
+                         "--terrain-url", "http://127.0.0.1:\(server.port)/{lat}/{tile}.hgt.gz"]
+        let tileBytes = try UpdateServer.tiles.map { try FixtureFile.bytes(Fixtures.path("terrain/\($0).hgt")) }
+        for milliseconds in [40, 120, 220, 330, 500, 800, 1_300] {
+            var pid = startProcess(Binaries.directory + "/cockpit-data-update", arguments)
+            usleep(useconds_t(milliseconds * 1_000))
+            kill(pid, SIGKILL)
+            _ = blockingWaitpid(pid)
+            pid = 0
+            let store = try AirfieldStore(path: box + "/airfields.sqlite")   // quick_check as it opens
+            #expect(store.airportCount == 1015, "killed after \(milliseconds) ms")
+            for (index, tile) in UpdateServer.tiles.enumerated() {
+                #expect(try FixtureFile.bytes(box + "/terrain/\(tile).hgt") == tileBytes[index], "\(tile) killed after \(milliseconds) ms")
+            }
+        }
+        try server.setFaults([:])
+        let last = DataUpdate(configuration: configuration).run(progress: UpdateProgress(style: .silent))
+        #expect(last.exitCode == 0)
+    }
+}
