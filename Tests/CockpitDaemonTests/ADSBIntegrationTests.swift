@@ -69,11 +69,16 @@ struct ADSBIntegrationTests {
             radioSection = radio(socket)
             return radioSection?["sources"]?["adsb-sbs"]?["lines"]?.int64Value == dump1090.aircraftJSON()?["messages"]?.int64Value
         }
-        // Two more seconds of own fixes, as gpsd gives them in flight: a recording holds the inputs, not the clock, so
-        // a replay has the GDL 90 seconds after the last SBS line only when later inputs span them.
-        for _ in 0..<4 {
+        // Own fixes twice a second through two more GDL 90 seconds (two heartbeats), as gpsd gives them in flight: a
+        // recording holds the inputs, not the clock, so a replay has the GDL 90 seconds after the last SBS line only
+        // when later inputs span them.
+        func heartbeats() -> Int {
+            specMessages(efb.collectedSoFar).messages.filter { if case .heartbeat = $0 { true } else { false } }.count
+        }
+        let heartbeatsBefore = heartbeats()
+        _ = waitFor(seconds: 10, every: 0.5) {
             feedOwnFix()
-            usleep(500_000)
+            return heartbeats() >= heartbeatsBefore + 2
         }
         let status = try? ControlClient(path: socket, receiveTimeoutSeconds: 2).request("status")["status"]
         let decoded = specMessages(efb.stopCollecting())

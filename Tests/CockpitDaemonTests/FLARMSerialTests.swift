@@ -108,7 +108,15 @@ struct FLARMSerialTests {
             #expect(meters <= 50, "\(t.idHex) in the traffic table \(meters) m from where the FLARM says")
             print("FLARM \(t.idHex)!\(t.name): traffic table \(meters) m from the FLARM's position")
         }
-        for _ in 0..<3 { feedOwnFix(); usleep(500_000) }   // at least one GDL 90 and FLARM out second with both
+        // Own fixes twice a second until a GDL 90 0x14 and a FLARM out $PFLAA have gone out for each named target.
+        _ = waitFor(seconds: 10, every: 0.5) {
+            feedOwnFix()
+            let sentSoFar = specMessages(efb.collectedSoFar).messages, outSoFar = flarmOut.textSoFar
+            return named.allSatisfy { t in
+                sentSoFar.contains { if case .report(20, let report) = $0 { report.address == Int(t.id) } else { false } }
+                    && outSoFar.contains(",\(t.idType),\(t.idHex),")
+            }
+        }
         let (messages, failures) = specMessages(efb.stopCollecting())
         #expect(failures.isEmpty, "\(failures.prefix(3))")
         daemon.stop()

@@ -33,9 +33,12 @@ struct FlightLogLostFileTests {
         #expect(loss.hasPrefix("the file was cut short under the daemon (") && loss.hasSuffix(" bytes, now 0)"), "\(loss)")
         #expect(flightLog?["lostFileSetAside"]?.stringValue == log + ".lost-1")
         #expect(access(log + ".lost-1", F_OK) == 0)
-        // 3 s of replay at 10×: 30 more samples, in the new file, in a flight started in flight.
-        usleep(3_000_000)
-        flightLog = statusJSON(socket)?["outputs"]?["flight-log"]
+        // The replay goes on at 10×: 20 more samples written (2 s), in the new file, in a flight started in flight.
+        let sentAtLoss = flightLog?["sent"]?.int64Value ?? 0
+        #expect(waitFor(seconds: 10) {
+            flightLog = statusJSON(socket)?["outputs"]?["flight-log"]
+            return (flightLog?["sent"]?.int64Value ?? 0) >= sentAtLoss + 20
+        })
         #expect(flightLog?["state"] == .string("logging"))
         #expect(Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0 >= 20)
         #expect(sqlite(log, "SELECT started_in_flight FROM flights") == "1")

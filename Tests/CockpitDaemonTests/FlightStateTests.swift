@@ -156,13 +156,21 @@ struct GroundCaptureTests {
         #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let text = try LineReader.readAll(path: Fixtures.path("flights/" + file))
         var sent = 0
+        var lastFixTime: Substring?   // hh:mm:ss of the capture's last valid RMC
         for line in String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline) where line.hasPrefix("$") {
             gpsd.send(String(line))
             sent += 1
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields[0].hasSuffix("RMC"), fields.count > 2, fields[2] == "A", fields[1].count >= 6 {
+                let time = fields[1]
+                lastFixTime = "\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4).prefix(2))"
+            }
             usleep(1_000)
         }
         #expect(sent > 50)
-        usleep(500_000)
+        // Everything sent is in once the capture's last fix is the one shown.
+        let last = try #require(lastFixTime, "\(file): no valid RMC")
+        _ = waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue?.contains("T\(last)") == true }
         let status = try ControlClient(path: socket).request("status")["status"]
         #expect((status?["gps"]?["fixes"]?.int64Value ?? 0) > 5, "\(file): no fixes reached the core")
         #expect(status?["flight"]?["takeoffs"] == .integer(0))

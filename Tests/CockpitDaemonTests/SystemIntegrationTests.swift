@@ -37,6 +37,12 @@ struct SystemdNotifyTests {
         }
     }
 
+    /// Whether the daemon's loop answers a status request on its control socket within 1 s (a wedged loop does not).
+    static func answers(_ socket: String) -> Bool {
+        guard let client = try? ControlClient(path: socket, receiveTimeoutSeconds: 1) else { return false }
+        return (try? client.request("status")) != nil
+    }
+
     @Test func readyStatusAndWatchdogPingsThatStopWhenTheCoreIsStalled() throws {
         let listener = NotifyListener()
         let socket = temporaryPath(".sock")
@@ -51,7 +57,7 @@ struct SystemdNotifyTests {
         let pings = start.filter { $0 == "WATCHDOG=1" }.count
         #expect(pings >= 3, "\(pings) watchdog pings in 2.5 s with WATCHDOG_USEC=1 s")
         kill(pid, SIGUSR2)   // wedge the event loop for 10 s
-        usleep(300_000)
+        #expect(waitFor(seconds: 5) { !Self.answers(socket) }, "the loop never stopped answering")
         let stalled = listener.collect(for: 2.0)
         #expect(stalled.filter { $0 == "WATCHDOG=1" }.isEmpty, "pings continued while the core was stalled: \(stalled)")
     }
@@ -63,9 +69,13 @@ struct SystemdNotifyTests {
                                                    "--traffic-port", "0", "--airfields", "none"],
                                environment: ["COCKPITD_TEST_WEDGE_ON_SIGUSR2": "1"])
         defer { unlink(socket) }
-        #expect(waitFor(seconds: 10) { access(socket, F_OK) == 0 })
-        kill(pid, SIGUSR2)   // wedge the event loop for 10 s
-        usleep(300_000)
+        #expect(waitFor(seconds: 10) { Self.answers(socket) }, "the daemon never answered")
+        // SIGUSR2 wedges the event loop for 10 s once the daemon's handler for it is in place (just after it starts
+        // serving): sent until the loop stops answering.
+        #expect(waitFor(seconds: 5) {
+            kill(pid, SIGUSR2)
+            return !Self.answers(socket)
+        }, "the loop never stopped answering")
         kill(pid, SIGTERM)
         var status: Int32 = 0
         let ended = waitFor(seconds: 8) { waitpid(pid, &status, WNOHANG) == pid }

@@ -63,8 +63,9 @@ struct BaroSourceTests {
         withSourceDelivering { chip, collector in
             chip.configure { $0.faults.vanished = true }
             #expect(waitFor(seconds: 5) { collector.count(Self.isAbsent) >= 1 })
-            let samplesWhileGone = collector.count(Self.isSample)
-            usleep(100_000)
+            let samplesWhileGone = collector.count(Self.isSample), refusedWhenGone = chip.refusedTransfers
+            // The source tries the chip again while it is gone: no sample comes of it.
+            #expect(waitFor(seconds: 5) { chip.refusedTransfers > refusedWhenGone })
             #expect(collector.count(Self.isSample) == samplesWhileGone, "no samples while the sensor is gone")
             chip.configure { $0.faults.vanished = false }
             #expect(waitFor(seconds: 5) { collector.count(Self.isPresent) >= 2 && collector.count(Self.isSample) > samplesWhileGone })
@@ -98,7 +99,8 @@ struct BaroSourceTests {
         let collector = Collector()
         let source = run(chip, collector: collector)
         defer { source.stop() }
-        usleep(1_200_000)   // several re-probes (0.5 s, 1 s …)
+        // Several probes (at start, then after 0.5 s, 1 s …), each refused by the chip.
+        #expect(waitFor(seconds: 5) { chip.refusedTransfers >= 3 })
         #expect(collector.count(Self.isAbsent) == 1)
         chip.configure { $0.faults.nackErrno = nil }
         #expect(waitFor(seconds: 5) { collector.count(Self.isSample) >= 1 })

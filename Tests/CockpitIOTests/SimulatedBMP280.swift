@@ -30,6 +30,9 @@ final class SimulatedBMP280: I2CBus, @unchecked Sendable {
     private(set) var writes: [(register: UInt8, value: UInt8)] = []
     private(set) var blockReads = 0
     private(set) var failedReads = 0
+    private var refused = 0
+    /// Transfers refused because the chip is gone or NACKs (each probe of an absent chip is one or more).
+    var refusedTransfers: Int { lock.withLock { _ in refused } }
 
     init(address: UInt8 = 0x76, chipID: UInt8 = 0x58, calibration: [UInt8] = SimulatedBMP280.datasheetCalibration) {
         self.address = address
@@ -56,8 +59,8 @@ final class SimulatedBMP280: I2CBus, @unchecked Sendable {
     }
 
     private func check(_ operation: String) throws(I2CError) {
-        if faults.vanished { throw I2CError(operation: operation, errno: EREMOTEIO) }
-        if let errno = faults.nackErrno { throw I2CError(operation: operation, errno: errno) }
+        if faults.vanished { refused += 1; throw I2CError(operation: operation, errno: EREMOTEIO) }
+        if let errno = faults.nackErrno { refused += 1; throw I2CError(operation: operation, errno: errno) }
         guard selected == address else { throw I2CError(operation: operation, errno: ENXIO) }
     }
 

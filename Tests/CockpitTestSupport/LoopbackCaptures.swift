@@ -42,6 +42,9 @@ public final class DatagramCapture: @unchecked Sendable {
         }
     }
 
+    /// What has been collected so far, while collecting goes on.
+    public var collectedSoFar: [[UInt8]] { collected.withLock { $0 } }
+
     /// Everything collected, once the sender is done and the socket has been silent for 200 ms.
     public func stopCollecting() -> [[UInt8]] {
         state.withLock { $0.stopping = true }
@@ -100,6 +103,9 @@ public final class TCPCapture: @unchecked Sendable {
     }
 
     public var isConnected: Bool { connected.withLock { $0 } }
+
+    /// What has been received so far.
+    public var textSoFar: String { String(decoding: received.withLock { $0 }, as: UTF8.self) }
 
     /// Waits for EOF (the server closes at the end of the replay), at most `seconds`.
     public func text(waitingUpTo seconds: Double) -> String {

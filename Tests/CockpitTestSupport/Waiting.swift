@@ -23,7 +23,7 @@ public func waitFor(seconds: Double, every: Double = 0.02, _ condition: () throw
 /// The same wait, blocking the calling thread: for a thread of the test's own, or a test not made async.
 ///
 /// An async test that measures how soon something happens asks through `waitForHoldingThread`: a task resumed after
-/// `Task.sleep` may wait for a free thread of the pool, and would measure that too; a blocked thread is never late.
+/// its pause may wait for a free thread of the pool, and would measure that too; a blocked thread is never late.
 public func waitFor(seconds: Double, every: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     var paused = 0.0
     while paused < seconds {
