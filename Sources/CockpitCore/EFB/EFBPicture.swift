@@ -31,6 +31,8 @@ public struct EFBPicture: Sendable {
     /// a head-on aircraft's level-2 alarm until it reached level 3). GDL 90 sends the list in this
     /// order. Every source's targets (`TrafficPicture`): relay, ADS-B, FLARM, OGN.
     public var targets: [Target]
+    /// UAT uplinks heard in the last second (GDL 90's heartbeat uplink count).
+    public var uplinksLastSecond = 0
 
     public init(_ snapshot: StatusSnapshot) {
         self.init(snapshot, picture: TrafficPicture(snapshot))
@@ -38,6 +40,7 @@ public struct EFBPicture: Sendable {
 
     public init(_ snapshot: StatusSnapshot, picture: TrafficPicture) {
         utc = snapshot.utc
+        uplinksLastSecond = snapshot.weather.uplinksLastSecond
         let current = snapshot.currentFix
         fix = current?.hasValidPosition == true ? current : nil
         pressureAltitudeFeet = Self.honestPressureAltitudeFeet(snapshot)

@@ -35,7 +35,7 @@ public enum GDL90Cycle {
             return Int(((whole % 86_400) + 86_400) % 86_400)
         }
         out.append(GDL90Message.heartbeat(gpsPositionValid: picture.fix != nil, utcOK: picture.utc != nil,
-                                          secondsSinceMidnight: secondsOfDay))
+                                          secondsSinceMidnight: secondsOfDay, uplinkCount: picture.uplinksLastSecond))
         out.append(GDL90Message.foreFlightID(serial: nil, shortName: ownship.shortName, longName: ownship.longName,
                                              geometricAltitudeIsMSL: false))
         out.append(GDL90Message.ownship(ownshipReport(picture, ownship: ownship)))

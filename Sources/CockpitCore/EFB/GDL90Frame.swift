@@ -87,6 +87,9 @@ public enum GDL90Message {
     public static let ownshipID: UInt8 = 0x0A
     public static let geometricAltitudeID: UInt8 = 0x0B
     public static let trafficID: UInt8 = 0x14
+    public static let uplinkDataID: UInt8 = 0x07
+    /// Uplink Data's time of reception when it is not valid (§3.3.1).
+    public static let timeOfReceptionInvalid: UInt32 = 0xFF_FFFF
     public static let foreFlightID: UInt8 = 0x65
 
     /// Heartbeat, §3.1: status bytes, seconds since 0000Z (17 bits; bit 16 in status byte 2, bits 15..0 LSB first),
@@ -105,6 +108,16 @@ public enum GDL90Message {
         let basic = UInt16(max(0, min(1023, basicAndLongCount)))
         return [heartbeatID, status1, status2, UInt8(time & 0xFF), UInt8((time >> 8) & 0xFF),
                 (uplinks << 3) | UInt8(basic >> 8), UInt8(basic & 0xFF)]
+    }
+
+    /// Uplink Data, §3.3: the ID, a 24-bit time of reception (LSB first, 80 ns units from the UTC second mark,
+    /// 0xFFFFFF when not valid), then the 432-byte UAT uplink payload unchanged (436 bytes before framing).
+    public static func uplinkData(payload: [UInt8], timeOfReception80ns: UInt32 = timeOfReceptionInvalid) -> [UInt8] {
+        var bytes: [UInt8] = [uplinkDataID, UInt8(timeOfReception80ns & 0xFF), UInt8((timeOfReception80ns >> 8) & 0xFF),
+                              UInt8((timeOfReception80ns >> 16) & 0xFF)]
+        bytes.reserveCapacity(4 + payload.count)
+        bytes.append(contentsOf: payload)
+        return bytes
     }
 
     public static func ownship(_ report: GDL90Report) -> [UInt8] { encodeReport(id: ownshipID, report) }

@@ -33,6 +33,9 @@ final class GDL90Output: RunnerOutput {
     private var targets: [String: Target] = [:]
     private var order: [String] = []
     private var cycles: Int64 = 0
+    /// The destinations of the last second's cycle: each UAT uplink goes to them as it is heard.
+    private var active: [String] = []
+    private var uplinksForwarded: Int64 = 0
 
     init(settings: GDL90Settings, logger: Logger) {
         self.settings = settings
@@ -59,6 +62,10 @@ final class GDL90Output: RunnerOutput {
     }
 
     func handle(_ event: OutputEvent) {
+        if case .effect(.forwardUplink(let uplink), _) = event {
+            forward(uplink)
+            return
+        }
         guard case .tick(let snapshot) = event else { return }
         let now = snapshot.monotonic
         refreshLeases(at: now)
@@ -79,6 +86,7 @@ final class GDL90Output: RunnerOutput {
         }
         discovery.expire(at: now)
         var active: [String] = settings.destinations.map(\.description)
+        defer { self.active = active }
         for host in leases { active.append(target(.init(parsing: "\(host):\(GDL90Settings.defaultPort)")!, source: "leases")) }
         for client in discovery.clients {
             guard let destination = GDL90Settings.Destination(parsing: "\(client.host):\(client.port)") else { continue }
@@ -103,6 +111,24 @@ final class GDL90Output: RunnerOutput {
             } else {
                 target.counters.failed += Int64(frames.count)
                 target.counters.lastError = "cannot resolve \(target.destination.host)"
+            }
+            targets[key] = target
+        }
+    }
+
+    /// GDL 90 Uplink Data (0x07) to every destination of the last cycle, the payload as received. The time of
+    /// reception is sent as not valid (0xFFFFFF): dump978-fa's `t=` is the receiver's system clock in milliseconds,
+    /// not a time from the UTC second mark in 80 ns steps.
+    private func forward(_ uplink: RadioUplink) {
+        guard !active.isEmpty, uplink.payload.count == RadioUplink.payloadBytes else { return }
+        let frame = GDL90Frame.frame(GDL90Message.uplinkData(payload: uplink.payload))
+        uplinksForwarded += 1
+        for key in active {
+            guard var target = targets[key] else { continue }
+            if let address = target.address {
+                sender.send(frame, to: address, counters: &target.counters)
+            } else {
+                target.counters.failed += 1
             }
             targets[key] = target
         }
@@ -157,6 +183,7 @@ final class GDL90Output: RunnerOutput {
         }
         status.details["bytes"] = .integer(bytes)
         status.details["cycles"] = .integer(cycles)
+        status.details["uplinksForwarded"] = .integer(uplinksForwarded)
         status.details["destinations"] = .array(list)
         status.details["discovery"] = .object([
             "port": .optional(settings.discoveryPort), "listening": .bool(listener != nil), "error": .optional(listenerError),

@@ -1,0 +1,108 @@
+import Testing
+import CockpitCore
+import CockpitDaemon
+import CockpitEmbedded
+import CockpitTestSupport
+import CockpitWire
+
+/// dump978's San Jose recording (Tests/Fixtures/radio-traffic/uat/SOURCE.md: 704 uplinks) through the embedded daemon
+/// near Palo Alto with the GPS's UTC at 2015-01-24 04:40Z, the recording's time: the FIS-B METARs and TAFs in the
+/// status against the independent decoder's (Tests/Tools/uat_reference.py, sample-data.metars.json), and every uplink
+/// forwarded to a GDL 90 client as Uplink Data (0x07), unframed here from the specification.
+@Suite("FIS-B weather and GDL 90 uplinks", .serialized)
+struct UATWeatherTests {
+    static let uat = EmbeddedDaemon.Source(RadioSourceKind.uat.rawValue)
+
+    static func lines() throws -> [String] {
+        let unzipped = runProcess("/bin/gzip", ["-dc", Fixtures.path("radio-traffic/uat/sample-data.txt.gz")])
+        #expect(unzipped.status == 0)
+        return unzipped.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// The uplink payloads as the recording writes them: the hex digits between `+` and `;`.
+    static func recordedUplinks(_ lines: [String]) -> [[UInt8]] {
+        lines.filter { $0.first == "+" }.map { line in
+            let digits = Array(line.dropFirst().prefix { $0 != ";" }.utf8)
+            return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+        }
+    }
+
+    /// KPAO's ramp, parked, at 04:40:00Z plus `second`.
+    static func ownFix(_ second: Int) -> GPSFix {
+        GPSFix(utc: UTCInstant(year: 2015, month: 1, day: 24, hour: 4, minute: 40, second: Double(second)), mode: .threeDimensional,
+               latitudeDegrees: 37.461, longitudeDegrees: -122.115, altitudeMSLMeters: 2, groundSpeedMetersPerSecond: 0,
+               trackTrueDegrees: 0, climbMetersPerSecond: 0)
+    }
+
+    /// The recording's lines 100 a second, an own fix every second.
+    static func fly(_ lines: [String], _ configure: (inout LiveOptions) throws -> Void = { _ in }) throws -> EmbeddedDaemon {
+        let daemon = try EmbeddedDaemon { options in
+            try options.settings.give("uat", "127.0.0.1")
+            try configure(&options)
+        }
+        daemon.feed(.lineSourceLink(source: uat.name, .connected(endpoint: "127.0.0.1:30978")))
+        daemon.feed(.gpsFix(ownFix(0)))
+        daemon.advance(seconds: 1)
+        for (index, line) in lines.enumerated() {
+            if index % 100 == 0 { daemon.feed(.gpsFix(ownFix(1 + index / 100))) }
+            daemon.feed(uat, line)
+            daemon.advance(seconds: 0.01)
+        }
+        return daemon
+    }
+
+    /// One GDL 90 frame (§2.2): flags, byte unstuffing (0x7D, then XOR 0x20), the FCS LSB first over the message
+    /// (the spec decoder's bitwise CRC). Nil for a frame that does not check.
+    static func unframe(_ datagram: [UInt8]) -> [UInt8]? {
+        guard datagram.count >= 4, datagram.first == 0x7E, datagram.last == 0x7E else { return nil }
+        var clear: [UInt8] = [], escaped = false
+        for byte in datagram.dropFirst().dropLast() {
+            if escaped { clear.append(byte ^ 0x20); escaped = false } else if byte == 0x7D { escaped = true } else { clear.append(byte) }
+        }
+        guard !escaped, clear.count >= 3 else { return nil }
+        let message = clear.dropLast(2)
+        let sent = UInt16(clear[clear.count - 2]) | UInt16(clear[clear.count - 1]) << 8
+        return sent == SpecDecoder.crc(message) ? Array(message) : nil
+    }
+
+    /// The weather section after the recording: 704 uplinks; a METAR for each of the 127 stations the reference
+    /// decoder finds and a TAF for 33; the newest report counts.
+    @Test func theWeatherInTheStatus() throws {
+        let reference = try #require(try JSONParser.parse(bytes: FixtureFile.bytes(Fixtures.path("radio-traffic/uat/sample-data.metars.json"))).objectValue)
+        let daemon = try Self.fly(try Self.lines())
+        let weather = try daemon.status()["weather"]
+        #expect(weather?["uplinks"]?.int64Value == 704)
+        #expect(weather?["stationsWithMETAR"]?.int64Value == Int64(reference.members.count) && reference.members.count == 127)
+        #expect(weather?["stationsWithTAF"]?.int64Value == 33)
+        #expect(weather?["refusedUplinks"] == .object([:]))
+        let newest = try #require(weather?["newestMETAR"])
+        #expect(newest["ageBasis"]?.stringValue == "issue time" && newest["stale"]?.boolValue == false, "\(newest)")
+        daemon.stop()
+    }
+
+    /// Every uplink of the recording reaches a GDL 90 client as one 0x07 datagram, in order: 436 bytes after
+    /// unframing, time of reception 0xFFFFFF (not valid), the 432-byte payload byte for byte the recording's. The
+    /// heartbeat's uplink count (5 bits) says the uplinks of the second before: 0 before the first, saturated at 31
+    /// while the recording comes 100 lines a second (about 61 uplinks).
+    @Test func everyUplinkToTheEFBUnchanged() throws {
+        let lines = try Self.lines()
+        let recorded = Self.recordedUplinks(lines)
+        #expect(recorded.count == 704 && recorded.allSatisfy { $0.count == 432 })
+        let efb = DatagramCapture()
+        efb.startCollecting()
+        let daemon = try Self.fly(lines) { try $0.settings.give("gdl90-to", "127.0.0.1:\(efb.port)") }
+        daemon.advance(seconds: 1)
+        daemon.stop()
+        let datagrams = efb.stopCollecting()
+        let messages = datagrams.compactMap(Self.unframe)
+        #expect(messages.count == datagrams.count, "every datagram one good frame")
+        let uplinks = messages.filter { $0.first == 0x07 }
+        #expect(uplinks.count == 704)
+        #expect(uplinks.allSatisfy { $0.count == 436 && $0[1] == 0xFF && $0[2] == 0xFF && $0[3] == 0xFF })
+        let payloads = uplinks.map { Array($0.dropFirst(4)) }
+        #expect(payloads == recorded)
+        let counts = messages.filter { $0.first == 0x00 && $0.count == 7 }.map { Int($0[5] >> 3) }
+        #expect(counts.first == 0 && counts.max() == 31, "\(counts)")
+        #expect(messages.filter { $0.first == 0x00 }.allSatisfy { $0[1] & 0x01 == 0x01 }, "UAT initialized")
+    }
+}
