@@ -1,5 +1,5 @@
 import Testing
-import CockpitCore
+@testable import CockpitCore
 import CockpitTestSupport
 @testable import CockpitWire
 
@@ -66,6 +66,28 @@ struct UATDownlinkTests {
         let t = UATWireDecoder.observation(track)
         #expect(t.address.type == .nonICAO && t.addressQualifier == .tisbTrackFile)
         #expect(RadioAddressQualifier.tisbTrackFile.gdl90AddressType == 3)
+    }
+
+    /// The qualifier through the core into the picture, GDL 90's address type and the log's name for the target:
+    /// line 520's TIS-B report of N70FC is named as a rebroadcast, line 1's own ADS-B is not.
+    @Test func theQualifierReachesThePictureAndTheLogName() throws {
+        var radio = RadioTrafficState()
+        var configuration = RadioTrafficConfiguration()
+        configuration.sources = [.uat]
+        let at = MonotonicInstant(seconds: 10)
+        for line in ["-0aa952b5358bd752400005a8139213004f039f0264e6c404c8974200000610000000;",
+                     "-00a66ef135445d525a0c0519119021204800;"] {
+            radio.apply(.observation(UATWireDecoder.observation(try Self.downlink(line))), at: at, own: nil,
+                        ownPressureAltitudeFeet: nil, configuration: configuration)
+        }
+        let tisb = try #require(radio.targets[RadioAddress(type: .icao, value: 0xA952B5)])
+        let picture = try #require(TrafficPicture.radioTarget(tisb, own: nil, ownPressureAltitudeFeet: nil,
+                                                              geometricMinusPressureFeet: nil, now: at))
+        #expect(picture.addressQualifier == .tisbICAO && picture.logName == "icao A952B5 N70FC (TIS-B)")
+        let adsb = try #require(radio.targets[RadioAddress(type: .icao, value: 0xA66EF1)])
+        let own = try #require(TrafficPicture.radioTarget(adsb, own: nil, ownPressureAltitudeFeet: nil,
+                                                          geometricMinusPressureFeet: nil, now: at))
+        #expect(own.logName == "icao A66EF1" && own.navigationIntegrityCategory == 9)
     }
 
     /// Line 996 passed error correction but decodes to ED7233 at 3.899 N, 56.668 E (SOURCE.md): the decoder reads it
@@ -164,8 +186,10 @@ struct UATDownlinkTests {
         #expect(decoder.decode("# comment") == .radio(.other(source: .uat)))
         #expect(decoder.decode("-00;") == .radio(.rejected(source: .uat, reason: "downlink not 18 or 34 bytes")))
         let payload = "+" + String(repeating: "ab", count: 432) + ";"
-        #expect(decoder.decode(payload) == .radio(.uplink(source: .uat, RadioUplink(payload: [UInt8](repeating: 0xAB, count: 432),
-                                                                                    correctedSymbols: 0))))
+        guard case .radio(.uplink(.uat, let uplink))? = decoder.decode(payload) else {
+            Issue.record("no uplink"); return
+        }
+        #expect(uplink.payload == [UInt8](repeating: 0xAB, count: 432) && uplink.correctedSymbols == 0)
         guard case .radio(.observation(let o))? = decoder.decode("-00a66ef135445d525a0c0519119021204800;") else {
             Issue.record("no observation"); return
         }

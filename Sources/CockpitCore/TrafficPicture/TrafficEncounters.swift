@@ -113,9 +113,15 @@ public struct TrafficEncounters: Sendable, Equatable {
 
 extension PictureTarget {
     /// How the log names it: a relay box by its identifier ("0ABCDE"), a radio target by its address and call sign
-    /// ("icao 4D2023 AMC421").
+    /// ("icao 4D2023 AMC421"), and a ground station's rebroadcast as such ("icao A952B5 N70FC (TIS-B)"): a TIS-B
+    /// position is a radar's track, coarser and later than the aircraft's own ADS-B.
     public var logName: String {
         guard case .radio = origin else { return identifierText }
-        return key + (callsign.map { " " + $0 } ?? "")
+        let relayed: String = switch addressQualifier {
+        case .tisbICAO?, .tisbTrackFile?: " (TIS-B)"
+        case .adsrNonICAO?: " (ADS-R)"
+        default: ""
+        }
+        return key + (callsign.map { " " + $0 } ?? "") + relayed
     }
 }
