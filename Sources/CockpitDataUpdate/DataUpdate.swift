@@ -77,7 +77,7 @@ public struct DataUpdate: Sendable {
                 let terrain = update.run(tiles: tiles, fetcher: fetcher, progress: progress)
                 report.terrain = terrain
                 progress.say("terrain: \(tiles.count) tiles: \(terrain.fetched.count) fetched, \(terrain.current.count) current, "
-                             + "\(terrain.absent.count) not published (sea), \(terrain.failed.count) failed")
+                             + "\(terrain.absent.count) not published by the source, \(terrain.failed.count) failed")
             }
         }
         progress.finish()

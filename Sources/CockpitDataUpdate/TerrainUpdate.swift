@@ -22,7 +22,7 @@ public struct TerrainUpdate: Sendable {
     public struct Report: Sendable, Equatable {
         public var fetched: [String] = []
         public var current: [String] = []
-        /// Tiles the source does not have (open sea).
+        /// Tiles the source does not have (404: nothing to keep there).
         public var absent: [String] = []
         /// Tile → why it was refused or could not be fetched.
         public var failed: [String: String] = [:]
@@ -43,6 +43,7 @@ public struct TerrainUpdate: Sendable {
         var report = Report()
         if let problem = Durable.makeDirectory(directory) {
             report.failed["*"] = problem
+            progress.say("terrain: \(problem)")
             return report
         }
         var state = FetchState(path: directory + "/.fetch-state")

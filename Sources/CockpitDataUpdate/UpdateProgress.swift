@@ -70,6 +70,7 @@ public final class UpdateProgress: Sendable {
 
     /// Ends the progress line on a terminal.
     public func finish() {
+        state.withLock { $0.total = 0 }   // later lines are not followed by a progress line
         if style == .terminal { Self.standardError("\r\u{1B}[K") }
     }
 

@@ -2,7 +2,7 @@
 """A loopback HTTP/1.1 file server for the data updater's tests (Python 3.11 stdlib only).
 
 Serves the files of --directory with an ETag (the SHA-256 of the body) and Last-Modified, answers If-None-Match /
-If-Modified-Since with 304, and logs every request as one line "METHOD PATH STATUS BODY-BYTES" to --log. Faults are
+If-Modified-Since with 304, and logs every request as one line "METHOD PATH STATUS BODY-BYTES" to --log (before the answer is sent). Faults are
 read per request from DIRECTORY/.faults (one "PATH MODE" a line), so a test changes them between runs without a
 restart:
   truncate   Content-Length of the whole file, half the body, then the connection closes
@@ -52,9 +52,9 @@ def main():
             for name, value in headers:
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(body)))
+            log(f"GET {self.path} {status} {len(body)}")
             self.end_headers()
             self.wfile.write(body)
-            log(f"GET {self.path} {status} {len(body)}")
 
         def do_GET(self):
             name = self.path.lstrip("/")
@@ -71,8 +71,8 @@ def main():
             if self.headers.get("If-None-Match") == etag:
                 self.send_response(304)
                 self.send_header("ETag", etag)
-                self.end_headers()
                 log(f"GET {self.path} 304 0")
+                self.end_headers()
                 return
             self.send_response(200)
             self.send_header("ETag", etag)
@@ -80,13 +80,15 @@ def main():
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             if mode in ("truncate", "stall"):
+                log(f"GET {self.path} 200 {len(body) // 2}")
                 self.wfile.write(body[: len(body) // 2])
                 self.wfile.flush()
-                log(f"GET {self.path} 200 {len(body) // 2}")
                 if mode == "stall":
                     time.sleep(options.stall_seconds)
                 self.close_connection = True
                 return
+            # Logged before the last byte leaves, so that a client that has its answer finds it in the log.
+            log(f"GET {self.path} 200 {len(body)}")
             if mode == "slow":
                 for start in range(0, len(body), 65536):
                     self.wfile.write(body[start:start + 65536])
@@ -94,7 +96,6 @@ def main():
                     time.sleep(0.05)
             else:
                 self.wfile.write(body)
-            log(f"GET {self.path} 200 {len(body)}")
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
     server.daemon_threads = True
