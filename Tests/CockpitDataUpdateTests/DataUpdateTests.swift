@@ -156,3 +156,34 @@ import Testing
         #expect(last.exitCode == 0)
     }
 }
+
+/// The updater asks the daemon's status first: airborne is a refusal; on the ground, or no daemon, it goes ahead.
+@Suite struct DataUpdateAirborneTests {
+    /// A stand-in for the daemon's control socket answering `status` with the flight section's shape
+    /// (`{"v":1,"ok":true,"type":"status","status":{"flight":{...}}}`).
+    func refusal(airborne: Bool) throws -> String? {
+        let socket = temporaryPath(".sock")
+        let answer = #"{"v":1,"ok":true,"type":"status","status":{"flight":{"state":"\#(airborne ? "airborne" : "on-ground")","airborne":\#(airborne)}}}"#
+        let script = """
+            import os, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1] + ".t"); s.listen(1); s.settimeout(20)
+            os.rename(sys.argv[1] + ".t", sys.argv[1])  # the path appears only once it accepts
+            c, _ = s.accept(); c.makefile().readline(); c.sendall(sys.argv[2].encode() + b"\\n"); c.close()
+            """
+        var pid = startProcess(PythonHTTPServer.python, ["-c", script, socket, answer])
+        defer { terminateAndWait(&pid); unlink(socket) }
+        guard waitFor(seconds: 5, { access(socket, F_OK) == 0 }) else { throw UpdateServer.Failure(text: "no socket") }
+        var configuration = DataUpdate.Configuration()
+        configuration.controlSocket = socket
+        return DataUpdate(configuration: configuration).airborneRefusal()
+    }
+
+    @Test func refusesWhileAirborneOnly() throws {
+        #expect(try refusal(airborne: true)
+                == "the daemon says the aircraft is airborne (airborne): nothing is fetched in flight")
+        #expect(try refusal(airborne: false) == nil)
+        var configuration = DataUpdate.Configuration()
+        configuration.controlSocket = temporaryPath(".none")
+        #expect(DataUpdate(configuration: configuration).airborneRefusal() == nil)
+    }
+}
