@@ -95,6 +95,7 @@ public enum AirfieldText {
                 line += "  [\(type.replacingUnderscores)]"
             }
             lines.append(line)
+            for line in weatherLines(result["weather"]) { lines.append("         " + line) }
             let frequencies = (result["frequencies"]?.arrayValue ?? []).prefix(4).map { "\($0["kind"]?.stringValue ?? "") \(n($0["megahertz"], 3))" }
             if !frequencies.isEmpty { lines.append("         " + frequencies.joined(separator: "  ")) }
         }
@@ -117,7 +118,9 @@ public enum AirfieldText {
         for frequency in frequencies {
             lines.append("  \((frequency["kind"]?.stringValue ?? "").padding(to: 10)) \(n(frequency["megahertz"], 3))  \(frequency["description"]?.stringValue ?? "")")
         }
+        lines.append(contentsOf: weatherLines(answer["weather"]))
         if let wind = answer["wind"] {
+            if let from = wind["from"]?.stringValue, from != "typed" { lines.append("wind from the \(from)") }
             if let error = wind["error"]?.stringValue {
                 lines.append("wind: \(error)")
             } else {
@@ -146,6 +149,17 @@ public enum AirfieldText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension AirfieldText {
+    /// The received METAR and TAF of a field: "METAR 24 03:53Z, 47 min old: METAR KSJC 240353Z …".
+    static func weatherLines(_ weather: JSONValue?) -> [String] {
+        guard let weather else { return [] }
+        return ["metar", "taf"].compactMap { key in
+            guard let reading = weather[key], reading != .null, let summary = reading["summary"]?.stringValue else { return nil }
+            return "\(summary): \(reading["text"]?.stringValue ?? "")"
+        }
     }
 }
 

@@ -1,7 +1,10 @@
+import Glibc
 import Testing
 import CockpitCore
 import CockpitDaemon
 import CockpitEmbedded
+import CockpitIO
+import CockpitClient
 import CockpitTestSupport
 import CockpitWire
 
@@ -104,5 +107,70 @@ struct UATWeatherTests {
         let counts = messages.filter { $0.first == 0x00 && $0.count == 7 }.map { Int($0[5] >> 3) }
         #expect(counts.first == 0 && counts.max() == 31, "\(counts)")
         #expect(messages.filter { $0.first == 0x00 }.allSatisfy { $0[1] & 0x01 == 0x01 }, "UAT initialized")
+    }
+
+    /// KPAO and KSJC from OurAirports (Tests/Fixtures/ourairports-bay) in a database of the test's own.
+    static func bayDatabase() throws -> String {
+        let path = temporaryPath("-bay.sqlite")
+        _ = try AirfieldImporter.run(directory: Fixtures.path("ourairports-bay"), output: path)
+        return path
+    }
+
+    /// After the recording at KPAO (GPS UTC 04:40Z plus the 12 s of feeding), `airfield KSJC` gives the METAR of
+    /// line 593 (`METAR KSJC 240353Z 30009KT …`) with its issue time and age (47 min, from the issue time) and the
+    /// TAF of 232339Z; with no METAR typed its wind, 300° at 9 kt, is the arrival plan's: runway 30L or 30R
+    /// recommended, said as from the received METAR. A typed METAR still wins. `nearest` from KPAO shows KSJC's too.
+    @Test func theReceivedMETARInTheAirfieldAnswers() throws {
+        let database = try Self.bayDatabase()
+        defer { unlink(database) }
+        let daemon = try Self.fly(try Self.lines()) { try $0.settings.give("airfields", database) }
+        var answer: JSONValue?
+        #expect(waitFor(seconds: 5) {
+            answer = try? daemon.request("airfield", arguments: ["ident": .string("KSJC")])["airfield"]
+            return answer != nil && answer != .null
+        })
+        let airfield = try #require(answer)
+        let metar = try #require(airfield["weather"]?["metar"])
+        #expect(metar["text"]?.stringValue?.hasPrefix("METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024") == true, "\(metar)")
+        #expect(metar["issued"]?.stringValue == "240353Z" && metar["stale"]?.boolValue == false)
+        let age = try #require(metar["ageSeconds"]?.doubleValue)
+        #expect(age >= 2_820 && age < 2_820 + 60, "\(age) s")
+        #expect(metar["summary"]?.stringValue == "METAR 24 03:53Z, 47 min old")
+        #expect(airfield["weather"]?["taf"]?["issued"]?.stringValue == "232339Z")
+        let wind = try #require(airfield["wind"])
+        #expect(wind["directionTrueDegrees"]?.doubleValue == 300 && wind["speedKnots"]?.doubleValue == 9)
+        #expect(wind["recommendedRunway"]?.stringValue?.hasPrefix("30") == true, "\(wind)")
+        #expect(wind["from"]?.stringValue == "received METAR 24 03:53Z, 47 min old")
+        let text = AirfieldText.airfield(airfield)
+        #expect(text.contains("METAR 24 03:53Z, 47 min old: METAR KSJC 240353Z 30009KT"), "\(text)")
+
+        let typed = try #require(try daemon.request("airfield", arguments: ["ident": .string("KSJC"),
+                                                                           "metar": .string("METAR KSJC 240453Z 12010KT 10SM CLR 13/05 A3024")])["airfield"])
+        #expect(typed["wind"]?["from"]?.stringValue == "typed" && typed["wind"]?["recommendedRunway"]?.stringValue?.hasPrefix("12") == true)
+
+        let nearest = try #require(try daemon.request("nearest", arguments: ["all": .bool(true)])["nearest"])
+        let ksjc = nearest["results"]?.arrayValue?.first { $0["ident"]?.stringValue == "KSJC" }
+        #expect(ksjc?["weather"]?["metar"]?["issued"]?.stringValue == "240353Z")
+        #expect(AirfieldText.nearest(nearest).contains("METAR 24 03:53Z, 47 min old"))
+        daemon.stop()
+    }
+
+    /// Meadowlark Field (63CN) has no METAR in the recording: its wind comes from KLVK's (calm, 240353Z), 6.3 nm away,
+    /// said as the nearest station's; KSJC, 21 nm away, is further.
+    @Test func theNearestStationsMETARForAFieldWithoutOne() throws {
+        let database = try Self.bayDatabase()
+        defer { unlink(database) }
+        let daemon = try Self.fly(try Self.lines()) { try $0.settings.give("airfields", database) }
+        var answer: JSONValue?
+        #expect(waitFor(seconds: 5) {
+            answer = try? daemon.request("airfield", arguments: ["ident": .string("63CN")])["airfield"]
+            return answer != nil && answer != .null
+        })
+        let wind = try #require(answer?["wind"])
+        #expect(answer?["weather"] == nil)
+        #expect(wind["from"]?.stringValue == "received METAR of KLVK, the nearest station with one, 6.3 nm away: METAR 24 03:53Z, 47 min old",
+                "\(wind)")
+        #expect(wind["speedKnots"]?.doubleValue == 0 && wind["group"]?.stringValue == "00000KT")
+        daemon.stop()
     }
 }

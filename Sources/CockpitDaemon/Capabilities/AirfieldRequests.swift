@@ -67,7 +67,11 @@ enum AirfieldQueries {
                     "declinationDate": .string(utc.iso8601), "declinationDateSource": .string(dateSource),
                     "index": .string(store.indexSource),
                     "filter": .string(filter.summary),
-                    "results": .array(results.map { .object($0.json) }),
+                    "results": .array(results.map { result in
+                        var entry = result.json
+                        if let received = AirfieldWeather.json(ident: result.airfield.ident, snapshot: snapshot) { entry["weather"] = received }
+                        return .object(entry)
+                    }),
                 ]
                 for (key, value) in AirfieldDatabaseAge.json(dataDate: store.dataDate, utc: snapshot.utc).members { body[key] = value }
                 return .success(ControlAnswer(type: "nearest", key: "nearest", body: .object(body)))
@@ -84,7 +88,8 @@ enum AirfieldQueries {
         case .failure(let failure): return .failure(failure)
         }
         let (utc, dateSource) = dateForDeclination(context.snapshot)
-        let ident = request.ident, weather = request.weather
+        let ident = request.ident
+        var weather = request.weather
         do {
             let airfield: Airfield?
             do { airfield = try store.airfield(ident: ident) } catch {
@@ -115,13 +120,26 @@ enum AirfieldQueries {
                     }),
                 ])
             })
+            if let received = AirfieldWeather.json(ident: airfield.ident, snapshot: context.snapshot) { object["weather"] = received }
+            // Without a typed report the wind comes from the received METAR (the field's, else the nearest station's
+            // within 25 nm), said as such; a stale one is said and not used.
+            var receivedSaid: String?
+            if weather == nil, let chosen = AirfieldWeather.chosenMETAR(for: airfield, store: store, snapshot: context.snapshot) {
+                let said = AirfieldWeather.said(chosen)
+                if chosen.reading.stale {
+                    object["wind"] = .object(["error": .string("\(said): not used (give one with --metar)"), "from": .string(said)])
+                    return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
+                }
+                weather = chosen.reading.report.text
+                receivedSaid = said
+            }
             if let weather {
                 guard let wind = WindParser.bestWind(in: weather) else {
                     object["wind"] = .object(["error": .string("no wind group found in the report")])
                     return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
                 }
                 // A report for another station must not be applied to this airfield's runways.
-                if let station = wind.station, !airfield.answersTo(station) {
+                if receivedSaid == nil, let station = wind.station, !airfield.answersTo(station) {
                     object["wind"] = .object(["error": .string("the report is for \(station), not \(airfield.ident): not applied"),
                                               "station": .string(station)])
                     return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
@@ -143,6 +161,7 @@ enum AirfieldQueries {
                                  "worstCrosswindKnots": .number(c.worstCrosswindKnots, decimals: 1)])
                     }),
                     "recommendedRunway": .optional(recommended?.runwayIdent),
+                    "from": .string(receivedSaid ?? "typed"),
                 ])
             }
             return .success(ControlAnswer(type: "airfield", key: "airfield", body: .object(object)))
