@@ -1,17 +1,18 @@
-/// The `weather` section of the status: how many stations have a METAR and a TAF, the most recently issued METAR with
-/// its age, and the uplinks' counts. A station's own reports are in the airfield answers (`airfield`, `nearest`).
+/// The `weather` section of the status: how many stations have a METAR and a TAF, the youngest METAR with its age,
+/// and the uplinks' counts. A station's own reports are in the airfield answers (`airfield`, `nearest`).
 extension StatusSnapshot {
     var weatherJSON: JSONObject {
         let weather = self.weather
         let utc = self.utc
         var refused = JSONObject()
         for (reason, count) in weather.refusedUplinks.sorted(by: { $0.key < $1.key }) { refused[reason] = .integer(Int64(count)) }
-        let newest = weather.state.metars.values.max { a, b in
-            let aIssued = a.report.issued, bIssued = b.report.issued
-            return (aIssued?.day ?? 0, aIssued?.hourUTC ?? 0, aIssued?.minuteUTC ?? 0, a.receivedAt, a.report.station)
-                < (bIssued?.day ?? 0, bIssued?.hourUTC ?? 0, bIssued?.minuteUTC ?? 0, b.receivedAt, b.report.station)
+        // The youngest by age (issue time against the GPS's UTC, across a month's end), of two the same by station.
+        var newestReading: WeatherState.Reading?
+        for station in weather.state.metars.keys {
+            guard let reading = weather.metar(for: station, now: monotonic, utc: utc) else { continue }
+            if let best = newestReading, (best.ageSeconds, best.report.station) < (reading.ageSeconds, station) { continue }
+            newestReading = reading
         }
-        let newestReading = newest.flatMap { weather.metar(for: $0.report.station, now: monotonic, utc: utc) }
         return [
             "stationsWithMETAR": .integer(Int64(weather.state.metars.count)),
             "stationsWithTAF": .integer(Int64(weather.state.tafs.count)),
