@@ -31,23 +31,23 @@ struct UATWeatherTests {
     }
 
     /// KPAO's ramp, parked, at 04:40:00Z plus `second`.
-    static func ownFix(_ second: Int) -> GPSFix {
-        GPSFix(utc: UTCInstant(year: 2015, month: 1, day: 24, hour: 4, minute: 40, second: Double(second)), mode: .threeDimensional,
+    static func ownFix(_ second: Int, hour: Int = 4) -> GPSFix {
+        GPSFix(utc: UTCInstant(year: 2015, month: 1, day: 24, hour: hour, minute: 40, second: Double(second)), mode: .threeDimensional,
                latitudeDegrees: 37.461, longitudeDegrees: -122.115, altitudeMSLMeters: 2, groundSpeedMetersPerSecond: 0,
                trackTrueDegrees: 0, climbMetersPerSecond: 0)
     }
 
     /// The recording's lines 100 a second, an own fix every second.
-    static func fly(_ lines: [String], _ configure: (inout LiveOptions) throws -> Void = { _ in }) throws -> EmbeddedDaemon {
+    static func fly(_ lines: [String], hour: Int = 4, _ configure: (inout LiveOptions) throws -> Void = { _ in }) throws -> EmbeddedDaemon {
         let daemon = try EmbeddedDaemon { options in
             try options.settings.give("uat", "127.0.0.1")
             try configure(&options)
         }
         daemon.feed(.lineSourceLink(source: uat.name, .connected(endpoint: "127.0.0.1:30978")))
-        daemon.feed(.gpsFix(ownFix(0)))
+        daemon.feed(.gpsFix(ownFix(0, hour: hour)))
         daemon.advance(seconds: 1)
         for (index, line) in lines.enumerated() {
-            if index % 100 == 0 { daemon.feed(.gpsFix(ownFix(1 + index / 100))) }
+            if index % 100 == 0 { daemon.feed(.gpsFix(ownFix(1 + index / 100, hour: hour))) }
             daemon.feed(uat, line)
             daemon.advance(seconds: 0.01)
         }
@@ -171,6 +171,26 @@ struct UATWeatherTests {
         #expect(wind["from"]?.stringValue == "received METAR of KLVK, the nearest station with one, 6.3 nm away: METAR 24 03:53Z, 47 min old",
                 "\(wind)")
         #expect(wind["speedKnots"]?.doubleValue == 0 && wind["group"]?.stringValue == "00000KT")
+        daemon.stop()
+    }
+
+    /// An hour later (GPS UTC 05:40Z) KSJC's METAR of 03:53Z is 107 minutes old: shown stale, and the arrival plan
+    /// does not use it (the wind is an error saying so); a typed METAR is still used.
+    @Test func aStaleMETARIsSaidAndNotUsed() throws {
+        let database = try Self.bayDatabase()
+        defer { unlink(database) }
+        let daemon = try Self.fly(try Self.lines(), hour: 5) { try $0.settings.give("airfields", database) }
+        var answer: JSONValue?
+        #expect(waitFor(seconds: 5) {
+            answer = try? daemon.request("airfield", arguments: ["ident": .string("KSJC")])["airfield"]
+            return answer != nil && answer != .null
+        })
+        #expect(answer?["weather"]?["metar"]?["summary"]?.stringValue == "METAR 24 03:53Z, 107 min old, stale")
+        let wind = try #require(answer?["wind"])
+        #expect(wind["recommendedRunway"] == nil && wind["error"]?.stringValue?.hasSuffix("stale: not used (give one with --metar)") == true,
+                "\(wind)")
+        let typed = try daemon.request("airfield", arguments: ["ident": .string("KSJC"), "metar": .string("METAR KSJC 240553Z 30009KT")])
+        #expect(typed["airfield"]?["wind"]?["recommendedRunway"]?.stringValue?.hasPrefix("30") == true)
         daemon.stop()
     }
 }
