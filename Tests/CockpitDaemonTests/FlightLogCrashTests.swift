@@ -167,11 +167,14 @@ struct FlightLogCrashTests {
                 cycle.failure = "no fix within 10 s"
                 return done + [cycle]
             }
+            // The status read every 100 ms (four lanes of daemons share two cores with the other tests) and once more
+            // just before the kill: the fix it shows last is the one the log must hold, less at most 1 s.
             let start = MonotonicClock.now(), wait = Double.random(in: 1.2...3.2)
             while MonotonicClock.now().seconds(since: start) < wait {
                 if let now = utc(statusJSON(socket)?["gps"]?["utc"]) { shown = now }
-                usleep(20_000)
+                usleep(100_000)
             }
+            if let now = utc(statusJSON(socket)?["gps"]?["utc"]) { shown = now }
             kill(pid, SIGKILL)
             _ = blockingWaitpid(pid)
             unlink(socket)
