@@ -11,9 +11,14 @@ struct FlightLogLostFileTests {
     /// `truncate -s 0` on the log while a paced replay (10×) of the bundled paraglider flight logs it: the next write
     /// notices (status `filesLost` 1, `failed` 1, `lastFileLoss`), the emptied file is set aside as `LOG.lost-1`, and the
     /// rest of the flight goes into a new log at the same path, as a flight started in flight.
-    @Test func aTruncatedLogIsSaidAndTheRestOfTheFlightIsKept() throws {
+    /// With `readerBeside`, another program reads the log every 20 ms from before the truncation on (sqlite3, as a
+    /// pilot's script might): the old connection must be closed before the new log opens, or the two share the -wal
+    /// and -shm files and the reader can cut the shared-memory index short under the writer (a bus error killed the
+    /// daemon at its next write, every time).
+    @Test(arguments: [false, true])
+    func aTruncatedLogIsSaidAndTheRestOfTheFlightIsKept(readerBeside: Bool) throws {
         let log = temporaryPath(".sqlite"), socket = temporaryPath(".sock")
-        defer { for path in [log, log + "-wal", log + "-shm", log + ".lost-1", log + ".lost-1-wal", log + ".lost-1-shm", socket] { unlink(path) } }
+        defer { for path in [log, log + "-wal", log + "-shm", log + ".lost-1", log + ".lost-1-wal", log + ".lost-1-shm", log + ".lost-2", socket] { unlink(path) } }
         let pid = startProcess(Binaries.cockpitd, ["replay", FlightLogExportTests.napret, "--speed", "10", "--socket", socket,
                                                    "--profile", "paraglider", "--flight-log", log, "--log-level", "critical"])
         defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
@@ -23,6 +28,9 @@ struct FlightLogLostFileTests {
             return (flightLog?["sent"]?.int64Value ?? 0) >= 60   // past the takeoff (14 s), a flight open
         })
         #expect(flightLog?["openFlight"]?.int64Value == 1)
+        let reader = readerBeside ? startProcess("/bin/sh", ["-c", "while :; do sqlite3 '\(log)' 'SELECT count(*) FROM samples' "
+                                                                 + ">/dev/null 2>&1; sleep 0.02; done"]) : nil
+        defer { if let reader { kill(reader, SIGKILL); var status: Int32 = 0; waitpid(reader, &status, 0) } }
         #expect(truncate(log, 0) == 0)
         #expect(waitFor(seconds: 5) {
             flightLog = statusJSON(socket)?["outputs"]?["flight-log"]
@@ -40,6 +48,8 @@ struct FlightLogLostFileTests {
             return (flightLog?["sent"]?.int64Value ?? 0) >= sentAtLoss + 20
         })
         #expect(flightLog?["state"] == .string("logging"))
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "the daemon died: wait status \(status)")
         #expect(Int(sqlite(log, "SELECT count(*) FROM samples")) ?? 0 >= 20)
         #expect(sqlite(log, "SELECT started_in_flight FROM flights") == "1")
         #expect(sqlite(log, "PRAGMA integrity_check") == "ok")

@@ -9,8 +9,10 @@ import Logging
 ///
 /// - Deleted or moved away: the old connection is closed (SQLite folds its WAL into the file wherever it now is, and
 ///   removes the WAL by its name) and a new log is made at the path.
-/// - Cut short: the file is renamed aside to `PATH.lost-N` (it keeps what it still holds, and the old connection's
-///   WAL is folded into it as it closes), and a new log is made at the path.
+/// In both, a -wal or -shm file still at the path's names after the close (another process had the log open) goes
+/// aside with the old file's name (`PATH.lost-N-wal`), never into the new log.
+/// - Cut short: the old connection is closed (its WAL folded into what the file still holds), the file renamed aside
+///   to `PATH.lost-N`, and a new log made at the path.
 /// - Replaced by another file: that file is not the daemon's to touch, and closing the old connection would remove a
 ///   WAL by the name that now belongs to it: logging stops (`stopped: file replaced`), the old connection stays open,
 ///   unused.
@@ -50,11 +52,21 @@ enum FlightLogFileLoss {
             logger.error("flight log \(path): \(loss) — logging stopped; the daemon keeps running")
             return false
         }
-        if case .cutShort = loss {
-            setAside = (1...999).lazy.map { "\(path).lost-\($0)" }.first { access($0, F_OK) != 0 }
-            if let aside = setAside, rename(path, aside) != 0 { setAside = nil }
+        // The old connection is closed first, before anything is renamed and before a new connection opens at the
+        // path: SQLite names the WAL and the shared-memory index after the path, so a new log opened while the old
+        // connection lived would share its -wal and -shm files (the old one's close would then fold the new log's
+        // pages into the old file and delete its WAL, and drop the process's locks on the index, which another
+        // reader of the file may then cut short under the writer: a bus error). Closing folds the WAL into the old
+        // file wherever it now is, and removes the two files when no other process has the log open.
+        writer.close()
+        box.writer = nil
+        let aside: String? = (1...999).lazy.map { (n: Int) -> String in "\(path).lost-\(n)" }.first { (name: String) in access(name, F_OK) != 0 }
+        if case .cutShort = loss, let aside, rename(path, aside) == 0 { setAside = aside }
+        // A -wal or -shm left by the old file (another process still had it open) belongs to it, not to the new log,
+        // which would otherwise read the old file's pages from that WAL as its own.
+        for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            if let target = setAside ?? aside { _ = rename(path + suffix, target + suffix) } else { _ = unlink(path + suffix) }
         }
-        box.writer = nil   // closes the old connection: its WAL goes into the old file, wherever it is now
         do {
             let fresh = try reopen()
             box.writer = fresh

@@ -125,7 +125,19 @@ public final class FlightLogWriter {
         return statements
     }
 
-    deinit { sqlite3_wal_hook(database.handle, nil, nil) }
+    private var closed = false
+
+    /// Closes the connection now, its statements first (a file found lost is closed before another is opened at its
+    /// path). The writer writes nothing afterwards.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        sqlite3_wal_hook(database.handle, nil, nil)
+        statements = nil
+        database.close()
+    }
+
+    deinit { if !closed { sqlite3_wal_hook(database.handle, nil, nil) } }
 
     /// Flights left open by a power cut or a crash are closed "ended unexpectedly" at their last sample.
     func recover() throws(SQLiteDatabase.Failure) {
@@ -155,6 +167,7 @@ public final class FlightLogWriter {
     /// is looked at before and after (`FlightLogFileWatch`): one deleted, replaced or cut short under the writer
     /// throws `FlightLogFileWatch.lostCode`, and nothing more is written into it.
     public func write(_ item: Item) throws(SQLiteDatabase.Failure) {
+        guard !closed else { throw SQLiteDatabase.Failure(code: SQLITE_MISUSE, message: "flight log \(path): closed") }
         try watch.check()
         try finishOpening()
         try database.execute("BEGIN IMMEDIATE")
@@ -323,7 +336,7 @@ public final class FlightLogWriter {
 
     /// Writes the WAL back into the database file (at a clean stop); not into a file found lost.
     public func checkpoint() {
-        guard (try? watch.check()) != nil else { return }
+        guard !closed, (try? watch.check()) != nil else { return }
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 

@@ -47,7 +47,20 @@ public final class SQLiteDatabase {
         handle = pointer
     }
 
-    deinit { sqlite3_close(handle) }
+    private var closed = false
+
+    /// Closes the connection now (`sqlite3_close_v2`: statements not yet finalized finish closing it when they are).
+    /// Nothing may use the database afterwards. Closing at `deinit` alone is not enough where another connection is
+    /// about to open the same path: until this one has closed, the two would share the `-wal` and `-shm` files.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        sqlite3_close_v2(handle)
+    }
+
+    // close_v2, not close: a statement still alive when the database goes (a holder's properties are released in any
+    // order) would make sqlite3_close fail with SQLITE_BUSY and leave the connection open for good.
+    deinit { if !closed { sqlite3_close_v2(handle) } }
 
     func failure(_ code: Int32) -> Failure { Failure(code: code, message: String(cString: sqlite3_errmsg(handle))) }
 
