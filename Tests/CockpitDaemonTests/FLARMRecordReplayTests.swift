@@ -16,6 +16,18 @@ import CockpitWire
 /// the same radar.
 @Suite("FLARM recorded and replayed", .serialized)
 struct FLARMRecordReplayTests {
+    /// A recording opened and a core runner set up from its header as `cockpitd replay` sets it up (the recorded
+    /// settings applied), publishing no snapshots: a test feeds it the recording's inputs itself.
+    static func replayRunner(_ recording: String) throws -> (source: any ReplaySource, runner: CoreRunner) {
+        let source = try #require(try? ReplaySources.open(path: recording))
+        var settings = Settings(mode: .replay)
+        _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
+        let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
+                                decoder: source.makeDecoder(), logger: quietLogger)
+        runner.publishesSnapshots = false
+        return (source, runner)
+    }
+
     @Test func aRecordedFLARMFlightReplaysTheSameRadarAndGDL90() throws {
         let log = try FixtureFile.read(Fixtures.path("radio-traffic/flarm/PowerMouse_Simulation_S1.txt"))
         let lines = log.split(whereSeparator: \.isNewline).map(String.init)
@@ -103,12 +115,7 @@ struct FLARMRecordReplayTests {
             return recordedInstants.contains { abs($0 - at) <= 500_000 }
         }, "every live status was taken at a tick, not at a recorded line")
         let liveAt = MonotonicInstant(nanoseconds: Int64((((liveStatus["monotonicSeconds"]?.doubleValue ?? 0) + 0.0005) * 1e9).rounded()))
-        let source = try #require(try? ReplaySources.open(path: recording))
-        var settings = Settings(mode: .replay)
-        _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
-        let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-                                decoder: source.makeDecoder(), logger: quietLogger)
-        runner.publishesSnapshots = false
+        let (source, runner) = try Self.replayRunner(recording)
         while let timed = try source.next(), timed.time <= liveAt { runner.ingest(timed) }
         runner.advanceClock(to: liveAt)
         let options80 = RadarOptions(range: .auto, northUp: false, symbols: .plain)

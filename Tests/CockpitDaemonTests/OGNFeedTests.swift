@@ -41,10 +41,17 @@ struct OGNFeedTests {
     }
 
     static func run(_ lines: [String], recordPath: String? = nil) throws -> JSONValue? {
+        try feed(lines, setting: "ogn-aprs", source: "ogn", recordPath: recordPath).radio
+    }
+
+    /// `lines` served on a loopback TCP port to a live daemon whose `setting` names that port: the status's radio
+    /// section once `source` has counted every line (or after 20 s), and the port.
+    static func feed(_ lines: [String], setting: String, source: String,
+                     recordPath: String? = nil) throws -> (radio: JSONValue?, port: UInt16) {
         let server = FeedServer()
         let socket = temporaryPath(".sock")
         var options = LiveOptions(socketPath: socket, recordPath: recordPath, gpsd: nil)
-        try options.settings.give("ogn-aprs", "127.0.0.1:\(server.port)")
+        try options.settings.give(setting, "127.0.0.1:\(server.port)")
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
         try daemon.start()
         defer { daemon.stop() }
@@ -52,9 +59,9 @@ struct OGNFeedTests {
         var radio: JSONValue?
         _ = waitFor(seconds: 20) {
             radio = ADSBIntegrationTests.radio(socket)
-            return radio?["sources"]?["ogn"]?["lines"]?.int64Value == Int64(lines.count)
+            return radio?["sources"]?[source]?["lines"]?.int64Value == Int64(lines.count)
         }
-        return radio
+        return (radio, server.port)
     }
 
     @Test func everyBeaconOfTheFeedIsCountedAndTheAircraftAreTargets() throws {

@@ -178,12 +178,7 @@ struct UATSourceTests {
         let live = try daemon.status()["radioTraffic"]
         daemon.stop()
 
-        let source = try #require(try? ReplaySources.open(path: recording))
-        var settings = Settings(mode: .replay)
-        _ = SettingsSchema.applyRecorded((source as? RecordingSource)?.header.settings ?? JSONObject(), to: &settings)
-        let runner = CoreRunner(configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-                                decoder: source.makeDecoder(), logger: quietLogger)
-        runner.publishesSnapshots = false
+        let (source, runner) = try FLARMRecordReplayTests.replayRunner(recording)
         var uatLines = 0
         var last = MonotonicInstant(seconds: 0)
         while let timed = try source.next() {
@@ -209,22 +204,9 @@ struct UATSourceTests {
     /// The real adapter: a TCP server on loopback writes the recording as dump978-fa's raw port does, the live daemon
     /// (`uat 127.0.0.1:PORT`) reads it. Without an own fix no position is refused by range: 439 downlinks.
     @Test func theRecordingOverALoopbackRawPort() throws {
-        let lines = try Self.sampleLines()
-        let server = OGNFeedTests.FeedServer()
-        let socket = temporaryPath(".sock")
-        var options = LiveOptions(socketPath: socket, gpsd: nil)
-        try options.settings.give("uat", "127.0.0.1:\(server.port)")
-        let daemon = try LiveDaemon(options: options, logger: quietLogger)
-        try daemon.start()
-        defer { daemon.stop() }
-        server.serve(lines)
-        var radio: JSONValue?
-        _ = waitFor(seconds: 20) {
-            radio = ADSBIntegrationTests.radio(socket)
-            return radio?["sources"]?["uat"]?["lines"]?.int64Value == Int64(lines.count)
-        }
+        let (radio, port) = try OGNFeedTests.feed(try Self.sampleLines(), setting: "uat", source: "uat")
         let source = radio?["sources"]?["uat"]
-        #expect(source?["connected"]?.boolValue == true && source?["endpoint"]?.stringValue == "127.0.0.1:\(server.port)")
+        #expect(source?["connected"]?.boolValue == true && source?["endpoint"]?.stringValue == "127.0.0.1:\(port)")
         #expect(source?["lines"]?.int64Value == 1_143 && source?["uplinks"]?.int64Value == 704)
         #expect(source?["observations"]?.int64Value == 439 && source?["badLines"]?.int64Value == 0)
         #expect(Self.target(radio, "A66EF1")?["addressQualifier"]?.stringValue == "adsb-icao")

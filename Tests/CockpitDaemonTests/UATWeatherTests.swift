@@ -116,19 +116,26 @@ struct UATWeatherTests {
         return path
     }
 
+    /// The recording flown at KPAO with the bay's airfields (at `hour` UTC); the database's path, for the caller to
+    /// remove once the daemon has stopped, and the first answer of `airfield IDENT` that names the field.
+    static func flyAndAsk(_ ident: String, hour: Int = 4) throws -> (daemon: EmbeddedDaemon, database: String, answer: JSONValue?) {
+        let database = try Self.bayDatabase()
+        let daemon = try Self.fly(try Self.lines(), hour: hour) { try $0.settings.give("airfields", database) }
+        var answer: JSONValue?
+        #expect(waitFor(seconds: 5) {
+            answer = try? daemon.request("airfield", arguments: ["ident": .string(ident)])["airfield"]
+            return answer != nil && answer != .null
+        })
+        return (daemon, database, answer)
+    }
+
     /// After the recording at KPAO (GPS UTC 04:40Z plus the 12 s of feeding), `airfield KSJC` gives the METAR of
     /// line 593 (`METAR KSJC 240353Z 30009KT …`) with its issue time and age (47 min, from the issue time) and the
     /// TAF of 232339Z; with no METAR typed its wind, 300° at 9 kt, is the arrival plan's: runway 30L or 30R
     /// recommended, said as from the received METAR. A typed METAR still wins. `nearest` from KPAO shows KSJC's too.
     @Test func theReceivedMETARInTheAirfieldAnswers() throws {
-        let database = try Self.bayDatabase()
+        let (daemon, database, answer) = try Self.flyAndAsk("KSJC")
         defer { unlink(database) }
-        let daemon = try Self.fly(try Self.lines()) { try $0.settings.give("airfields", database) }
-        var answer: JSONValue?
-        #expect(waitFor(seconds: 5) {
-            answer = try? daemon.request("airfield", arguments: ["ident": .string("KSJC")])["airfield"]
-            return answer != nil && answer != .null
-        })
         let airfield = try #require(answer)
         let metar = try #require(airfield["weather"]?["metar"])
         #expect(metar["text"]?.stringValue?.hasPrefix("METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024") == true, "\(metar)")
@@ -158,14 +165,8 @@ struct UATWeatherTests {
     /// Meadowlark Field (63CN) has no METAR in the recording: its wind comes from KLVK's (calm, 240353Z), 6.3 nm away,
     /// said as the nearest station's; KSJC, 21 nm away, is further.
     @Test func theNearestStationsMETARForAFieldWithoutOne() throws {
-        let database = try Self.bayDatabase()
+        let (daemon, database, answer) = try Self.flyAndAsk("63CN")
         defer { unlink(database) }
-        let daemon = try Self.fly(try Self.lines()) { try $0.settings.give("airfields", database) }
-        var answer: JSONValue?
-        #expect(waitFor(seconds: 5) {
-            answer = try? daemon.request("airfield", arguments: ["ident": .string("63CN")])["airfield"]
-            return answer != nil && answer != .null
-        })
         let wind = try #require(answer?["wind"])
         #expect(answer?["weather"] == nil)
         #expect(wind["from"]?.stringValue == "received METAR of KLVK, the nearest station with one, 6.3 nm away: METAR 24 03:53Z, 47 min old",
@@ -177,14 +178,8 @@ struct UATWeatherTests {
     /// An hour later (GPS UTC 05:40Z) KSJC's METAR of 03:53Z is 107 minutes old: shown stale, and the arrival plan
     /// does not use it (the wind is an error saying so); a typed METAR is still used.
     @Test func aStaleMETARIsSaidAndNotUsed() throws {
-        let database = try Self.bayDatabase()
+        let (daemon, database, answer) = try Self.flyAndAsk("KSJC", hour: 5)
         defer { unlink(database) }
-        let daemon = try Self.fly(try Self.lines(), hour: 5) { try $0.settings.give("airfields", database) }
-        var answer: JSONValue?
-        #expect(waitFor(seconds: 5) {
-            answer = try? daemon.request("airfield", arguments: ["ident": .string("KSJC")])["airfield"]
-            return answer != nil && answer != .null
-        })
         #expect(answer?["weather"]?["metar"]?["summary"]?.stringValue == "METAR 24 03:53Z, 107 min old, stale")
         let wind = try #require(answer?["wind"])
         #expect(wind["recommendedRunway"] == nil && wind["error"]?.stringValue?.hasSuffix("stale: not used (give one with --metar)") == true,

@@ -121,15 +121,21 @@ def search_period(taus, series, period_guess_s, harmonics, with_trend):
     return golden_search(cost, 0.8 * period_guess_s, 1.25 * period_guess_s)
 
 
+def centred_times(times_s, needed, what):
+    """(times about their mean, None), or (None, a rejection) when the circle has fewer than `needed` samples."""
+    if len(times_s) < needed:
+        return None, {"rejected": f"{len(times_s)} {what} in the circle, {needed} needed"}
+    mean_t = sum(times_s) / len(times_s)
+    return [t - mean_t for t in times_s], None
+
+
 def drift_fit(times_s, east_m, north_m, period_guess_s):
     """Wind (east, north) m/s from one circle's positions; dict with wind, uncertainty, period, radius, rms."""
-    n = len(times_s)
-    harmonics = 1
+    n, harmonics = len(times_s), 1
     p = 2 + 2 * harmonics
-    if n < p + 2:
-        return {"rejected": f"{n} fixes in the circle, {p + 2} needed"}
-    mean_t = sum(times_s) / n
-    taus = [t - mean_t for t in times_s]
+    taus, rejected = centred_times(times_s, p + 2, "fixes")
+    if rejected:
+        return rejected
     period = search_period(taus, [east_m, north_m], period_guess_s, harmonics, True)
     result = multi_fit(taus, [east_m, north_m], period, harmonics, True)
     if result is None:
@@ -155,14 +161,12 @@ def angle_difference_deg(a, b):
 
 def gs_extremes_fit(mid_times_s, vel_east_mps, vel_north_mps, period_guess_s):
     """Wind from the ground-speed maximum and minimum of one circle's velocity samples."""
-    n = len(mid_times_s)
-    harmonics = 1
+    n, harmonics = len(mid_times_s), 1
     p = 1 + 2 * harmonics
-    if n < p + 2:
-        return {"rejected": f"{n} velocity samples in the circle, {p + 2} needed"}
+    taus, rejected = centred_times(mid_times_s, p + 2, "velocity samples")
+    if rejected:
+        return rejected
     squares = [e * e + nn * nn for e, nn in zip(vel_east_mps, vel_north_mps)]
-    mean_t = sum(mid_times_s) / n
-    taus = [t - mean_t for t in mid_times_s]
     period = search_period(taus, [squares], period_guess_s, harmonics, False)
     result = multi_fit(taus, [squares, vel_east_mps, vel_north_mps], period, harmonics, False)
     if result is None:
