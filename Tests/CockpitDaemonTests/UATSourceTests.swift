@@ -73,7 +73,7 @@ struct UATSourceTests {
     }
 
     /// The whole recording: every line counted once (704 uplinks, 438 downlinks used, the garbage frame refused by
-    /// range), the 7 ADS-B aircraft and 15 TIS-B targets (1 ICAO, 14 track files) in the table with their qualifiers,
+    /// range), the one ground station that sent the uplinks, the 7 ADS-B aircraft and 15 TIS-B targets (1 ICAO, 14 track files) in the table with their qualifiers,
     /// and GDL 90's address types for them in the 0x14 reports (2 TIS-B ICAO, 3 track file; decoded by the spec decoder).
     @Test func theRecordingIntoThePictureAndGDL90() throws {
         let lines = try Self.sampleLines()
@@ -88,6 +88,14 @@ struct UATSourceTests {
         #expect(source?["observations"]?.int64Value == 438 && source?["otherLines"]?.int64Value == 0)
         #expect(source?["rejected"] == .object(["position beyond radio range": .integer(1)]))
         #expect(source?["badLines"]?.int64Value == 1)
+        // Every uplink from one ground station: 37.322702 N 121.754994 W, TIS-B site 11, as the independent reference
+        // reads the header (`Tests/Tools/uat_reference.py uplinks`), its position-valid bit 0 as sent.
+        let stations = source?["groundStations"]?.arrayValue ?? []
+        #expect(stations.count == 1, "\(stations)")
+        #expect(abs((stations.first?["latitudeDegrees"]?.doubleValue ?? 0) - 37.322702) < 1e-6
+                && abs((stations.first?["longitudeDegrees"]?.doubleValue ?? 0) + 121.754994) < 1e-6, "\(stations)")
+        #expect(stations.first?["tisbSiteID"]?.int64Value == 11 && stations.first?["uplinks"]?.int64Value == 704)
+        #expect(stations.first?["positionValidFlag"]?.boolValue == false)
         let rate = try #require(source?["linesPerSecond"]?.doubleValue)
         #expect(rate > 80 && rate <= 101, "\(rate) lines a second")
 

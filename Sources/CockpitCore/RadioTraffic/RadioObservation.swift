@@ -189,6 +189,8 @@ public struct RadioUplink: Sendable, Equatable {
     /// When the receiver heard it, Unix seconds on the receiver's own clock (dump978-fa's `t=`): not a time the core
     /// uses for anything but showing.
     public var receiverUnixSeconds: Double?
+    /// The ground station that sent it, from the uplink's header (nil when the header could not be read).
+    public var groundStation: UATGroundStation?
     /// What the wire decoder read of the payload once (FIS-B): the METAR, SPECI and TAF reports it carries.
     public var weather: [StationWeatherReport] = []
     /// Why the payload's information frames could not be read (an information frame running past the end), nil
@@ -205,6 +207,23 @@ public struct RadioUplink: Sendable, Equatable {
         self.correctedSymbols = correctedSymbols
         self.rssiDB = rssiDB
         self.receiverUnixSeconds = receiverUnixSeconds
+    }
+}
+
+/// A UAT ground station as its uplinks' header gives it (DO-282B §2.2.3.2.1): its antenna's position (WGS-84,
+/// 23-bit fields) and the TIS-B site it serves. Every recorded station sends the position-valid bit as 0 and the
+/// position anyway, so the bit is kept as sent and the position shown.
+public struct UATGroundStation: Sendable, Equatable, Hashable {
+    public var latitudeDegrees: Double
+    public var longitudeDegrees: Double
+    public var tisbSiteID: Int
+    public var positionValidFlag: Bool
+
+    public init(latitudeDegrees: Double, longitudeDegrees: Double, tisbSiteID: Int, positionValidFlag: Bool) {
+        self.latitudeDegrees = latitudeDegrees
+        self.longitudeDegrees = longitudeDegrees
+        self.tisbSiteID = tisbSiteID
+        self.positionValidFlag = positionValidFlag
     }
 }
 

@@ -20,7 +20,7 @@ extension StatusSnapshot {
             } else {
                 state = silent ? "connected, but silent" : "receiving"
             }
-            sourcesObject[source.rawValue] = .object([
+            var object: JSONObject = [
                 "state": .string(state),
                 "connected": .bool(status.connected),
                 "endpoint": .optional(status.endpoint),
@@ -37,7 +37,9 @@ extension StatusSnapshot {
                 "lastLineAgeSeconds": .number(status.lastLineAt.map { monotonic.seconds(since: $0) }, decimals: 1),
                 "silent": .bool(silent),
                 "device": Self.deviceJSON(status),
-            ])
+            ]
+            if let stations = Self.groundStationsJSON(status, now: monotonic) { object["groundStations"] = stations }
+            sourcesObject[source.rawValue] = .object(object)
         }
         let own = currentFix
         let ownPressure = EFBPicture.honestPressureAltitudeFeet(self)
@@ -124,6 +126,24 @@ extension StatusSnapshot {
             "selfTestMessage": .optional(test?.errorMessage),
             "problem": .optional([heartbeat?.problem, test?.problem].compactMap { $0 }.joined(separator: "; ").nonEmpty),
         ])
+    }
+
+    /// The UAT ground stations heard, the most uplinks first (absent for a source that heard none).
+    static func groundStationsJSON(_ status: RadioTrafficState.SourceStatus, now: MonotonicInstant) -> JSONValue? {
+        guard !status.groundStations.isEmpty else { return nil }
+        let stations = status.groundStations.sorted {
+            $0.value.uplinks != $1.value.uplinks ? $0.value.uplinks > $1.value.uplinks : $0.key.tisbSiteID < $1.key.tisbSiteID
+        }
+        return .array(stations.map { station, heard in
+            .object([
+                "latitudeDegrees": .number(station.latitudeDegrees, decimals: 6),
+                "longitudeDegrees": .number(station.longitudeDegrees, decimals: 6),
+                "tisbSiteID": .integer(Int64(station.tisbSiteID)),
+                "positionValidFlag": .bool(station.positionValidFlag),
+                "uplinks": .integer(Int64(heard.uplinks)),
+                "lastHeardAgeSeconds": .number(now.seconds(since: heard.lastHeardAt), decimals: 1),
+            ])
+        })
     }
 }
 

@@ -88,6 +88,12 @@ public enum OwnshipReason: String, Sendable, Equatable {
     case learned
 }
 
+/// A UAT ground station's uplinks heard, and when the last was.
+public struct GroundStationHeard: Sendable, Equatable {
+    public var uplinks = 0
+    public var lastHeardAt: MonotonicInstant
+}
+
 /// The radio sources' state, the targets they hear, and the own aircraft among them (kept apart, never a target).
 public struct RadioTrafficState: Sendable, Equatable {
     public struct SourceStatus: Sendable, Equatable {
@@ -101,6 +107,10 @@ public struct RadioTrafficState: Sendable, Equatable {
         public var rejected: [String: Int] = [:]
         /// UAT uplinks (a ground station's frames), each handed on whole.
         public var uplinks = 0
+        /// The UAT ground stations heard: their uplinks and when last heard, at most `groundStationLimit` (a
+        /// station not heard for longest gives way to a new one).
+        public var groundStations: [UATGroundStation: GroundStationHeard] = [:]
+        public static let groundStationLimit = 64
         /// Lines used with a part left out that could not be read (a FLARM name), by reason; each is also one of
         /// `observations`.
         public var leftOut: [String: Int] = [:]
@@ -117,6 +127,15 @@ public struct RadioTrafficState: Sendable, Equatable {
         struct RateWindowStart: Sendable, Equatable {
             var at: MonotonicInstant
             var lines: Int
+        }
+
+        mutating func heard(_ station: UATGroundStation, at: MonotonicInstant) {
+            if groundStations[station] == nil, groundStations.count >= Self.groundStationLimit,
+               let stalest = groundStations.min(by: { $0.value.lastHeardAt < $1.value.lastHeardAt })?.key {
+                groundStations[stalest] = nil
+            }
+            groundStations[station, default: GroundStationHeard(lastHeardAt: at)].uplinks += 1
+            groundStations[station]?.lastHeardAt = at
         }
 
         /// The window `linesPerSecond` is measured over.
@@ -201,9 +220,10 @@ public struct RadioTrafficState: Sendable, Equatable {
             } else {
                 sources[source, default: SourceStatus()].heartbeat = report
             }
-        case .uplink(let source, _):
+        case .uplink(let source, let uplink):
             sources[source, default: SourceStatus()].uplinks += 1
             sources[source, default: SourceStatus()].lastLineAt = at
+            if let station = uplink.groundStation { sources[source, default: SourceStatus()].heard(station, at: at) }
         case .observation(let observation):
             if let reason = Self.outOfRange(observation, own: own) {
                 sources[observation.source, default: SourceStatus()].rejected[reason, default: 0] += 1

@@ -11,6 +11,9 @@ extension RadioUplink {
         case .failure(let refusal):
             uplink.refusal = refusal.rawValue
         case .success(let frame):
+            uplink.groundStation = UATGroundStation(latitudeDegrees: frame.groundStationLatitudeDegrees,
+                                                    longitudeDegrees: frame.groundStationLongitudeDegrees,
+                                                    tisbSiteID: frame.tisbSiteID, positionValidFlag: frame.positionValidFlag)
             let contents = FISBUplinkContents(frame)
             uplink.apdus = contents.apdusByProduct.values.reduce(0, +)
             uplink.refusedAPDUs = contents.refusedAPDUs.values.reduce(0, +)
