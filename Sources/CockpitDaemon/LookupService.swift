@@ -7,8 +7,9 @@ public protocol LookupService<Request>: AnyObject {
     func answer(_ request: Request) -> Request.Answer
 }
 
-/// The runner's lookup services, one per kind of question, found by the type of the question. Registering a service
-/// is all a new lookup needs of the runner; a question without a service gets its request's `unanswered`.
+/// The runner's lookup services, one per kind of question, each kept under the type of the question it answers.
+/// Registering a service is all a new lookup needs of the runner; a question without a service gets its request's
+/// `unanswered`.
 public struct LookupServices {
     private var services: [ObjectIdentifier: AnyObject] = [:]
 

@@ -76,7 +76,7 @@ struct LookupServiceTests {
         let flown = try Self.fly(registering: { runner in
             runner.register(airfields)
             #expect(runner.lookupServices.service(RecordingAirfields.self) === airfields)
-            // Found by the type that was registered: another service of the same kind of question is not this one.
+            // Kept under the type that was registered: another service of the same kind of question is not this one.
             #expect(runner.lookupServices.service(AirfieldService.self) == nil)
             #expect(runner.lookupServices.service(GlideService.self) == nil)
         })
