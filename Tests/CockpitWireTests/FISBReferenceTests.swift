@@ -19,7 +19,7 @@ struct FISBReferenceTests {
                 Issue.record("no station or time: \(report.text)")
                 continue
             }
-            if let kept = newest[station], let keptTime = kept.report.issued, keptTime.minuteOfMonth > issued.minuteOfMonth { continue }
+            if let kept = newest[station], let keptTime = kept.report.issued, keptTime.minutes(after: issued) > 0 { continue }
             newest[station] = (line, uplink, report)
         }
         let reference = try #require(try JSONParser.parse(bytes: FixtureFile.bytes(Fixtures.path("radio-traffic/uat/" + expected))).objectValue)

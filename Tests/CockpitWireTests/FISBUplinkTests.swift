@@ -28,8 +28,8 @@ struct FISBUplinkTests {
             checkMETARStructure(received.report)
             // SOURCE.md: the METARs are timed 240345Z-240435Z.
             let issued = try #require(received.report.issued)
-            #expect(issued.minuteOfMonth >= FISBReportTime(day: 24, hourUTC: 3, minuteUTC: 45).minuteOfMonth)
-            #expect(issued.minuteOfMonth <= FISBReportTime(day: 24, hourUTC: 4, minuteUTC: 35).minuteOfMonth)
+            #expect(issued.minutes(after: ReportIssueTime(day: 24, hourUTC: 3, minuteUTC: 45)) >= 0)
+            #expect(issued.minutes(after: ReportIssueTime(day: 24, hourUTC: 4, minuteUTC: 35)) <= 0)
         }
     }
 
@@ -47,14 +47,14 @@ struct FISBUplinkTests {
         #expect(apdu.time == FISBAPDUTime(month: nil, day: nil, hourUTC: 3, minuteUTC: 53))
         let report = try #require(FISBText.reports(inPayload: apdu.payload).first)
         #expect(report.kind == .metar && report.station == "KSJC" && report.modifiers.isEmpty)
-        #expect(report.issued == FISBReportTime(day: 24, hourUTC: 3, minuteUTC: 53))
+        #expect(report.issued == ReportIssueTime(day: 24, hourUTC: 3, minuteUTC: 53))
         #expect(report.singleLineText == "METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024 RMK AO2 SLP241 T01280050=")
         #expect(report.text.hasPrefix("METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024 RMK AO2 SLP241"))
         #expect(report.text.hasSuffix("\n    T01280050="))
         checkMETARStructure(report)
         // Line 356 carries the station's TAF.
         let tafLine = try #require(try FISBFixtures.decode("sample-data.txt.gz").reports.first { $0.line == 356 && $0.received.report.kind == .taf })
-        #expect(tafLine.received.report.station == "KSJC" && tafLine.received.report.issued == FISBReportTime(day: 23, hourUTC: 23, minuteUTC: 39))
+        #expect(tafLine.received.report.station == "KSJC" && tafLine.received.report.issued == ReportIssueTime(day: 23, hourUTC: 23, minuteUTC: 39))
         #expect(tafLine.received.report.singleLineText.hasPrefix("TAF KSJC 232339Z 2400/2424 30009KT P6SM FEW090 FM240400 VRB03KT"))
     }
 
@@ -74,7 +74,7 @@ struct FISBUplinkTests {
         // SOURCE.md's example, line 458.
         let klaf = try #require(decoded.reports.first { $0.line == 458 && $0.received.report.station == "KLAF" })
         #expect(klaf.received.report.singleLineText == "METAR KLAF 300754Z AUTO 32007KT 10SM CLR 03/M02 A3010 RMK AO2 SLP192 T00281022=")
-        #expect(klaf.received.report.issued == FISBReportTime(day: 30, hourUTC: 7, minuteUTC: 54))
+        #expect(klaf.received.report.issued == ReportIssueTime(day: 30, hourUTC: 7, minuteUTC: 54))
     }
 
     /// The whole tg30.978 (from ../shared beside the checkout, as CI lays it): 963 uplinks; 873 METAR (552 stations),

@@ -57,7 +57,7 @@ public struct ReportIssueTime: Sendable, Equatable, Hashable {
 
     /// Minutes from `earlier` to this time read within one month of each other: positive when this one is later
     /// (`010005Z` is 10 minutes after `312355Z`), in −15 … +16 days.
-    func minutes(after earlier: ReportIssueTime) -> Int {
+    public func minutes(after earlier: ReportIssueTime) -> Int {
         let month = 31 * 24 * 60
         let here = ((day - 1) * 24 + hourUTC) * 60 + minuteUTC
         let there = ((earlier.day - 1) * 24 + earlier.hourUTC) * 60 + earlier.minuteUTC

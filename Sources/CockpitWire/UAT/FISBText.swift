@@ -1,3 +1,5 @@
+public import CockpitCore
+
 /// The FIS-B generic text product (product 413, DO-358B): DLAC text holding one or more records — METAR, SPECI, TAF
 /// (`TAF`, `TAF.AMD`), PIREP and WINDS reports — each ended by a record separator.
 public enum FISBText {
@@ -63,7 +65,7 @@ public struct FISBTextReport: Sendable, Equatable {
     public var station: String?
     /// The issue (METAR/SPECI: observation) time written in the record, `DDHHMMZ`. Nil when the record has none:
     /// some military TAFs give only their validity period (`TAF KNID 2323/2423 …`).
-    public var issued: FISBReportTime?
+    public var issued: ReportIssueTime?
     /// The record as sent with its leading and trailing blanks removed: line breaks and the indentation the
     /// station wrote are kept (`… SLP241 \n    T01280050=`).
     public var text: String
@@ -97,7 +99,7 @@ public struct FISBTextReport: Sendable, Equatable {
         }
         if let candidate = word, Self.isLocation(candidate, for: kind) {
             station = String(candidate)
-            issued = words.next().flatMap(FISBReportTime.init(written:))
+            issued = words.next().flatMap(ReportIssueTime.init(written:))
         }
     }
 
@@ -115,29 +117,4 @@ public struct FISBTextReport: Sendable, Equatable {
         guard lengthOK, let first = bytes.first, (65...90).contains(first) else { return false }
         return bytes.allSatisfy { (65...90).contains($0) || (48...57).contains($0) }
     }
-}
-
-/// A report's time as written, `DDHHMMZ`: day of the month and UTC time (no month or year).
-public struct FISBReportTime: Sendable, Equatable, Hashable {
-    public var day: Int
-    public var hourUTC: Int
-    public var minuteUTC: Int
-
-    public init(day: Int, hourUTC: Int, minuteUTC: Int) {
-        self.day = day
-        self.hourUTC = hourUTC
-        self.minuteUTC = minuteUTC
-    }
-
-    /// `240353Z` → day 24, 03:53Z; nil unless six digits and a `Z` with day 1–31, hour 0–23, minute 0–59.
-    public init?(written: Substring) {
-        let bytes = Array(written.utf8)
-        guard bytes.count == 7, bytes[6] == 0x5A, bytes[0..<6].allSatisfy({ (48...57).contains($0) }) else { return nil }
-        func pair(_ at: Int) -> Int { Int(bytes[at] - 48) * 10 + Int(bytes[at + 1] - 48) }
-        guard (1...31).contains(pair(0)), (0...23).contains(pair(2)), (0...59).contains(pair(4)) else { return nil }
-        self.init(day: pair(0), hourUTC: pair(2), minuteUTC: pair(4))
-    }
-
-    /// Minutes since the start of the month's day 1 (for ordering reports of one month).
-    public var minuteOfMonth: Int { ((day - 1) * 24 + hourUTC) * 60 + minuteUTC }
 }
