@@ -8,9 +8,17 @@ public enum GlideTable {
         let speed = section["bestGlideSpeedKnots"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
         let clearance = section["terrainClearanceFeet"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
         let arrival = section["arrivalHeightFeet"]?.doubleValue.map { FixedText.format($0, decimals: 0) } ?? "?"
-        let windKnots = section["windKnots"]?.doubleValue ?? 0
-        let wind = windKnots == 0 ? "calm" : "\(FixedText.format(section["windFromTrueDegrees"]?.doubleValue ?? 0, decimals: 0))°T/\(FixedText.format(windKnots, decimals: 0)) kt"
-        lines.append("glide \(ratio):1 at \(speed) kt (\(section["performanceFrom"]?.stringValue ?? "?")); terrain clearance \(clearance) ft, arrival \(arrival) ft; wind \(wind)")
+        lines.append("glide \(ratio):1 at \(speed) kt (\(section["performanceFrom"]?.stringValue ?? "?")); terrain clearance \(clearance) ft, arrival \(arrival) ft")
+        lines.append(windLine(section))
+        if let type = section["gliderTypeText"]?.stringValue { lines.append("type " + type) }
+        var settings = "MacCready \(number(section["macCreadyMetersPerSecond"], 1)) m/s"
+        if let knots = section["speedToFlyMacCreadyKnots"]?.doubleValue {
+            settings += ": speed to fly \(FixedText.format(knots, decimals: 0)) kt (reach at MacCready 0)"
+        }
+        if let bugs = section["bugsPercent"]?.doubleValue, bugs > 0 { settings += "; bugs \(FixedText.format(bugs, decimals: 0)) %" }
+        if let ratio = section["wingLoadingRatio"]?.doubleValue { settings += "; wing loading ×\(FixedText.format(ratio, decimals: 2))" }
+        if let note = section["ballastNote"]?.stringValue { settings += "; " + note }
+        lines.append(settings)
         guard section["available"]?.boolValue == true else {
             lines.append("reach unknown: \(section["reason"]?.stringValue ?? "no data")")
             return lines.joined(separator: "\n")
@@ -18,6 +26,7 @@ public enum GlideTable {
         if section["terrainAvailable"]?.boolValue != true { lines.append("NOTE: no terrain tiles (--terrain DIR): every path's terrain is unknown") }
         if section["stale"]?.boolValue == true { lines.append("NOTE: worked out from a position that is no longer current") }
         lines.append(section["summary"]?.stringValue ?? "")
+        if let note = section["fieldNote"]?.stringValue { lines.append(note) }
         let fields = section["fields"]?.arrayValue ?? []
         guard !fields.isEmpty else { return lines.joined(separator: "\n") }
         lines.append("IDENT    NAME                         DIST nm  BRG °M/°T  ARRIVE ft  SPARE ft  REACH")
@@ -36,6 +45,11 @@ public enum GlideTable {
             lines.append(line + reach)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "wind 250/14 from 3 circles, 2 min ago (used for reach)", "wind 270/15 (set)", "wind unknown …".
+    public static func windLine(_ section: JSONValue) -> String {
+        section["windText"]?.stringValue ?? "wind ?"
     }
 
     static func number(_ value: JSONValue?, _ decimals: Int) -> String {

@@ -75,6 +75,8 @@ public struct InputDecoder: Sendable {
             return .command(command)
         case .muteTraffic(let seconds):
             return .muteTraffic(seconds: seconds)
+        case .glideMacCready(let metersPerSecond):
+            return .glideMacCready(metersPerSecond: metersPerSecond)
         }
     }
 }

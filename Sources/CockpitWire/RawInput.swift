@@ -16,6 +16,8 @@ public enum RawInput: Sendable, Equatable {
     case command(Command)
     /// Traffic callouts silenced for this long (`cockpitctl alerts mute traffic 5m`, the button held); 0 lifts it.
     case muteTraffic(seconds: Double)
+    /// The MacCready value set in flight (`cockpitctl glide mc 1.5`), m/s.
+    case glideMacCready(metersPerSecond: Double)
 }
 
 /// A line source's connection to its server or device.
@@ -38,7 +40,7 @@ extension RawInput {
         switch self {
         case .line(let source, _): source
         case .record(let wrapped): type(of: wrapped.record).source
-        case .lineSourceLink, .gpsFix, .command, .muteTraffic: nil
+        case .lineSourceLink, .gpsFix, .command, .muteTraffic, .glideMacCready: nil
         }
     }
 

@@ -20,7 +20,7 @@ struct Nearest: ParsableCommand {
     var at: String?
     @Flag(name: .long, help: "Every kind of airfield, heliports and seaplane bases included (default: what the aircraft can use).")
     var all = false
-    @Flag(name: .long, help: "Fields within glide over the terrain, reachable ones first with the height to spare (docs/glide.md).")
+    @Flag(name: .long, help: "Fields within glide over the terrain, reachable ones first with the height to spare, -n of them (docs/glide.md).")
     var glide = false
 
     func validate() throws {
@@ -34,7 +34,7 @@ struct Nearest: ParsableCommand {
 
     func run() throws {
         if glide {
-            let section = try cockpitctlRequest(global, RequestName.status)["status"]?["glide"] ?? .null
+            let section = try cockpitctlRequest(global, RequestName.glide, arguments: GlideRequest(count: n).arguments)["glide"] ?? .null
             print(global.json ? JSONWriter.string(section) : GlideTable.text(section))
             return
         }
@@ -62,8 +62,15 @@ struct AirfieldInfo: ParsableCommand {
     var ident: String
     @Option(name: .long, help: "METAR, SPECI or TAF text (quoted); METAR is preferred when several are given.")
     var metar: String?
+    @Flag(name: .long, help: "Reach to this field from the aircraft, over the terrain, as of the last lookup (docs/glide.md).")
+    var glide = false
 
     func run() throws {
+        if glide {
+            let section = try cockpitctlRequest(global, RequestName.glide, arguments: GlideRequest(ident: ident).arguments)["glide"] ?? .null
+            print(global.json ? JSONWriter.string(section) : GlideTable.text(section))
+            return
+        }
         let request = AirfieldRequest(ident: ident, weather: metar)
         let answer = try cockpitctlRequest(global, RequestName.airfield, arguments: request.arguments)["airfield"] ?? .null
         print(global.json ? JSONWriter.string(answer) : AirfieldText.airfield(answer))

@@ -101,7 +101,7 @@ struct Cockpitctl: ParsableCommand {
             Shell completions: cockpitctl --generate-completion-script bash|zsh|fish
             """,
         version: "cockpitctl \(CockpitVersion.version)",
-        subcommands: [Status.self, Watch.self, Hypoxia.self, Alerts.self, Nearest.self, AirfieldInfo.self, Traffic.self, Radar.self, History.self, Flights.self, Export.self, Version.self])
+        subcommands: [Status.self, Watch.self, Hypoxia.self, Alerts.self, Nearest.self, AirfieldInfo.self, Glide.self, Traffic.self, Radar.self, History.self, Flights.self, Export.self, Version.self])
 
     static func main() {
         do {

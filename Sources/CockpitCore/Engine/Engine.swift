@@ -73,6 +73,9 @@ public struct Engine: Sendable {
         case .muteTraffic(let seconds):
             rebuild = true
             callouts.mute(seconds: seconds, at: at, effects: &effects)
+        case .glideMacCready(let metersPerSecond):
+            glide.setMacCready(metersPerSecond)
+            effects.append(.log(LogLine(.info, "glide: MacCready \(FixedText.format(metersPerSecond, decimals: 1)) m/s")))
         case .endOfInput:
             encounters.closeAll(effects: &effects)
             flight.inputEnded(effects: &effects)
@@ -103,6 +106,7 @@ public struct Engine: Sendable {
                       gapAfterSeconds: configuration.gpsStaleAfterSeconds,
                       profile: configuration.flightProfile, effects: &effects)
         if flight.takeoffs.count > takeoffsBefore { hypoxia.flightStarted(effects: &effects) }
+        glide.observe(fix, at: at, airborne: flight.isAirborne)
         traffic.afterFix(at: at, fix: fix, airborne: flight.isAirborne, configuration: configuration.traffic, effects: &effects)
     }
 

@@ -9,6 +9,8 @@ public enum Event: Sendable, Equatable {
     case command(Command)
     /// Traffic callouts silenced for this long (never hypoxia); 0 lifts the mute.
     case muteTraffic(seconds: Double)
+    /// The MacCready value set in flight (`cockpitctl glide mc 1.5`), m/s: the speed to fly shown; reach stays at 0.
+    case glideMacCready(metersPerSecond: Double)
     /// The shell's answer to a `lookupAirfields` effect. Boxed (as `glide` and `radio`): every event is copied several
     /// times on its way through the runner, and unboxed this answer (392 bytes) made every event as large as itself.
     indirect case airfields(AirfieldsUpdate)

@@ -61,7 +61,7 @@ public struct GlideMargins: Sendable, Equatable {
     public init() {}
 }
 
-/// The wind reach allows for, FROM a true direction. There is no wind estimate in the core yet: it is a setting.
+/// The wind reach allows for, FROM a true direction: set (`glide-wind`), or worked out while circling (`CirclingWind`).
 public struct GlideWind: Sendable, Equatable {
     public var fromTrueDegrees = 0.0
     public var speedKnots = 0.0
@@ -79,7 +79,20 @@ public struct GlideConfiguration: Sendable, Equatable {
     /// The polar as set (`glide-polar`).
     public var polar = PolarChoice.profile
     public var margins = GlideMargins()
-    public var wind = GlideWind()
+    /// The wind set (`glide-wind`, calm included); nil: the circling estimate, calm until there is one.
+    public var wind: GlideWind?
+    /// The MacCready setting (`glide-mc`, m/s): the climb expected in the next thermal. Reach stays at MacCready 0
+    /// (XCSoar's safety MacCready); this gives the pilot the speed to fly between thermals.
+    public var macCreadyMetersPerSecond = 0.0
+    /// Bugs: the polar's sink rates are this many percent higher (`glide-bugs-percent`; 0 clean).
+    public var bugsPercent = 0.0
+    /// The flying mass and the mass the polar is given at (`glide-mass-kg`, `glide-polar-mass-kg`): with both set the
+    /// polar is scaled to the wing loading; the glider type's reference mass stands in for the second when known.
+    public var massKilograms: Double?
+    public var polarMassKilograms: Double?
+    /// The glider type set (`glider-type`), and the one a replayed IGC file names in its header (`HFGTYGLIDERTYPE`).
+    public var gliderType: String?
+    public var gliderTypeFromFile: String?
     /// The pilot said the engine is out (`engine-out`): the callout speaks for a powered aircraft.
     public var engineOut = false
     /// A glider (hang glider, paraglider) below this height above ground hears the callout.
@@ -88,6 +101,9 @@ public struct GlideConfiguration: Sendable, Equatable {
     public var maximumRadiusNauticalMiles = 100.0
     /// At most this many candidates, nearest first.
     public var maximumCandidates = 200
+
+    /// The highest MacCready value taken, m/s.
+    public static let maximumMacCready = 10.0
 
     public init() {}
 
@@ -99,14 +115,32 @@ public struct GlideConfiguration: Sendable, Equatable {
         case set(GlidePolar)
     }
 
-    /// A polar set wins; then a glide point set; then the profile's polar, or its one point.
+    /// A polar set wins; then a glide point set; then the glider type's polar (none known yet: the table is empty),
+    /// then the profile's polar, or its one point. A polar is then scaled to the wing loading and degraded by bugs.
     public func performance(for kind: FlightProfile.Kind) -> GlidePerformance {
         switch polar {
-        case .set(let polar): return GlidePerformance(polar: polar)
+        case .set(let polar): return GlidePerformance(polar: adjusted(polar))
         case .none: return performance ?? GlidePerformance.defaults(for: kind)
         case .profile:
             if let performance { return performance }
-            return GlidePerformance.profilePolar(for: kind).map(GlidePerformance.init(polar:)) ?? GlidePerformance.defaults(for: kind)
+            if kind == .glider, let entry = gliderTypeEntry { return GlidePerformance(polar: adjusted(entry.polar, referenceMass: entry.referenceMassKilograms)) }
+            return GlidePerformance.profilePolar(for: kind).map { GlidePerformance(polar: adjusted($0)) } ?? GlidePerformance.defaults(for: kind)
         }
+    }
+
+    /// The glider type in use: the one set, else the replayed file's.
+    public var gliderTypeName: String? { gliderType ?? gliderTypeFromFile }
+
+    /// The table's entry for the type in use; nil for an unknown type (or none named).
+    public var gliderTypeEntry: GliderPolarTable.Entry? { gliderTypeName.flatMap { GliderPolarTable.embedded.entry(named: $0) } }
+
+    /// The mass ratio the polar is scaled by (flying mass over the polar's mass), when both are known.
+    public func massRatio(referenceMass: Double? = nil) -> Double? {
+        guard let massKilograms, let reference = polarMassKilograms ?? referenceMass, reference > 0 else { return nil }
+        return massKilograms / reference
+    }
+
+    func adjusted(_ polar: GlidePolar, referenceMass: Double? = nil) -> GlidePolar {
+        polar.scaled(massRatio: massRatio(referenceMass: referenceMass) ?? 1, bugsPercent: bugsPercent)
     }
 }

@@ -111,6 +111,29 @@ public struct GlidePolar: Sendable, Equatable {
     }
 }
 
+extension GlidePolar {
+    /// The polar at another wing loading and with bugs, the standard method (e.g. Reichmann, "Cross-Country Soaring",
+    /// the polar and wing loading; XCSoar's ballast and bugs): at `massRatio` = m / m₀ the same angle of attack is flown
+    /// √(m/m₀) faster and sinks √(m/m₀) faster, so s'(v) = √r·s(v/√r) = (a/√r)·v² + b·v + c·√r; bugs raise every sink
+    /// rate by `bugsPercent`. The top of the range stays (a structural limit, not the wing loading's).
+    public func scaled(massRatio: Double, bugsPercent: Double) -> GlidePolar {
+        guard massRatio > 0, massRatio != 1 || bugsPercent != 0 else { return self }
+        let root = massRatio.squareRoot(), bugs = 1 + bugsPercent / 100
+        var polar = self
+        polar.aSecondsPerMeter = aSecondsPerMeter / root * bugs
+        polar.b = b * bugs
+        polar.cMetersPerSecond = cMetersPerSecond * root * bugs
+        return polar
+    }
+
+    /// The MacCready speed to fly in still air: the tangent to the polar from (0, −MC), where the average
+    /// cross-country speed v·MC / (s(v) + MC) is highest: a·v² = c + MC, so v = √((c + MC)/a), within the polar's range.
+    public func macCreadySpeedMetersPerSecond(macCready: Double) -> Double {
+        let speed = ((cMetersPerSecond + max(0, macCready)) / aSecondsPerMeter).squareRoot()
+        return min(maximumSpeedMetersPerSecond, max(minimumSinkSpeedMetersPerSecond, speed))
+    }
+}
+
 /// How a path is flown through the wind: the airspeed, the ground speed, and the height lost per metre over the ground.
 public struct GroundGlide: Sendable, Equatable {
     public var airspeedKnots: Double

@@ -4,7 +4,11 @@ extension StatusSnapshot {
     /// Fields listed in the status (reachable ones first; all the reachable ones are counted).
     public static let glideFieldsShown = 10
 
-    var glideJSON: JSONObject {
+    var glideJSON: JSONObject { glideJSON(fields: Self.glideFieldsShown) }
+
+    /// The glide section with up to `fields` fields (`cockpitctl nearest --glide -n 50`), or only the field `ident`
+    /// (`cockpitctl airfield X --glide`): said when it is not among the candidates of the last lookup.
+    public func glideJSON(fields count: Int, ident: String? = nil) -> JSONObject {
         let kind = configuration.flightProfile.kind
         let performance = configuration.glide.performance(for: kind)
         var object: JSONObject = [
@@ -14,10 +18,10 @@ extension StatusSnapshot {
             "polar": .bool(performance.polar != nil),
             "terrainClearanceFeet": .number(UnitConversions.feet(fromMeters: configuration.glide.margins.terrainClearanceMeters), decimals: 0),
             "arrivalHeightFeet": .number(UnitConversions.feet(fromMeters: configuration.glide.margins.arrivalHeightMeters), decimals: 0),
-            "windFromTrueDegrees": .number(configuration.glide.wind.fromTrueDegrees, decimals: 0),
-            "windKnots": .number(configuration.glide.wind.speedKnots, decimals: 0),
             "engineOut": .bool(configuration.glide.engineOut),
         ]
+        for (key, value) in glideWindJSON.members { object[key] = value }
+        for (key, value) in glidePerformanceJSON(performance, kind: kind).members { object[key] = value }
         guard let update = glide.last, glide.idleReason == nil else {
             object["available"] = .bool(false)
             object["reason"] = .string(glide.idleReason ?? "working out")
@@ -36,7 +40,17 @@ extension StatusSnapshot {
         object["terrainAvailable"] = .bool(update.terrainAvailable)
         object["reachableCount"] = .integer(Int64(reachable.count))
         object["summary"] = .string(GlideText.summary(update, margins: update.lookup.margins))
-        object["fields"] = .array(update.results.prefix(Self.glideFieldsShown).map { .object($0.json(update.lookup)) })
+        if let ident {
+            let wanted = ident.uppercased()
+            let matching = update.results.filter { $0.candidate.ident.uppercased() == wanted }
+            object["fields"] = .array(matching.map { .object($0.json(update.lookup)) })
+            if matching.isEmpty {
+                object["fieldNote"] = .string("\(ident) is not among the \(update.candidates) candidate fields of the last lookup (land airports within "
+                    + "\(FixedText.format(update.lookup.radiusNauticalMiles, decimals: 1)) nm, the still-air range with the wind behind): out of reach")
+            }
+        } else {
+            object["fields"] = .array(update.results.prefix(max(0, count)).map { .object($0.json(update.lookup)) })
+        }
         return object
     }
 
@@ -47,6 +61,7 @@ extension StatusSnapshot {
         case .none: return glide.performance == nil ? "the \(kind.rawValue) profile's default" : "settings"
         case .profile:
             if glide.performance != nil { return "settings" }
+            if kind == .glider, let entry = glide.gliderTypeEntry { return "the \(entry.type) polar (glider-type), speed to fly in the wind" }
             return GlidePerformance.profilePolar(for: kind) == nil ? "the \(kind.rawValue) profile's default"
                 : "the \(kind.rawValue) profile's polar (ASK 21), speed to fly in the wind"
         }

@@ -12,6 +12,17 @@ public struct GlideLookup: Sendable, Equatable {
     public var declinationDegrees: Double?
     /// The aircraft's track, for the clock position of the callout.
     public var trackTrueDegrees: Double?
+    /// Where `wind` comes from.
+    public var windSource = WindSource.unknown
+
+    public enum WindSource: Sendable, Equatable {
+        /// `glide-wind` set (calm included).
+        case set
+        /// Worked out while circling.
+        case circling(WindEstimate)
+        /// Neither: reach assumes calm.
+        case unknown
+    }
 
     public init(origin: GlideReach.Origin, performance: GlidePerformance, margins: GlideMargins, wind: GlideWind, radiusNauticalMiles: Double,
                 maximumCandidates: Int, declinationDegrees: Double?, trackTrueDegrees: Double?) {
@@ -66,8 +77,13 @@ public struct GlideUpdate: Sendable, Equatable {
 }
 
 /// Reach as of the last lookup. Lookups are asked for every `intervalSeconds` while airborne with an MSL altitude.
+/// Also the wind worked out while circling (every fix), and the MacCready value the pilot set in flight.
 public struct GlideState: Sendable, Equatable {
     public static let intervalSeconds = 5.0
+
+    public private(set) var circlingWind = CirclingWind()
+    /// The MacCready value set by a control request (`cockpitctl glide mc 1.5`), m/s; nil: the setting's.
+    public private(set) var macCreadyMetersPerSecond: Double?
 
     public private(set) var last: GlideUpdate?
     public private(set) var updatedAt: MonotonicInstant?
@@ -96,13 +112,38 @@ public struct GlideState: Sendable, Equatable {
         if let requestedAt, now.seconds(since: requestedAt) < Self.intervalSeconds { return }
         requestedAt = now
         let performance = configuration.performance(for: kind)
-        let radius = GlideLookup.radiusNauticalMiles(altitudeMSLMeters: altitude, performance: performance, wind: configuration.wind,
+        let (wind, source) = self.wind(configuration, at: now)
+        let radius = GlideLookup.radiusNauticalMiles(altitudeMSLMeters: altitude, performance: performance, wind: wind,
                                                      cap: configuration.maximumRadiusNauticalMiles)
-        effects.append(.lookupGlide(GlideLookup(
+        var lookup = GlideLookup(
             origin: GlideReach.Origin(latitudeDegrees: latitude, longitudeDegrees: longitude, altitudeMSLMeters: altitude),
-            performance: performance, margins: configuration.margins, wind: configuration.wind, radiusNauticalMiles: radius,
+            performance: performance, margins: configuration.margins, wind: wind, radiusNauticalMiles: radius,
             maximumCandidates: configuration.maximumCandidates, declinationDegrees: declinationDegrees,
-            trackTrueDegrees: fix.trackTrueDegrees)))
+            trackTrueDegrees: fix.trackTrueDegrees)
+        lookup.windSource = source
+        effects.append(.lookupGlide(lookup))
+    }
+
+    /// Every fix used: the circling wind's input.
+    mutating func observe(_ fix: GPSFix, at now: MonotonicInstant, airborne: Bool) {
+        guard let latitude = fix.latitudeDegrees, let longitude = fix.longitudeDegrees else { return }
+        circlingWind.observe(seconds: now.seconds, utc: fix.utc, latitudeDegrees: latitude, longitudeDegrees: longitude, airborne: airborne)
+    }
+
+    mutating func setMacCready(_ metersPerSecond: Double) {
+        macCreadyMetersPerSecond = metersPerSecond
+    }
+
+    /// The MacCready value in force: the one set in flight, else the setting's.
+    public func macCready(_ configuration: GlideConfiguration) -> Double {
+        macCreadyMetersPerSecond ?? configuration.macCreadyMetersPerSecond
+    }
+
+    /// The wind for reach: the one set wins; else the circling estimate; else calm, said unknown.
+    public func wind(_ configuration: GlideConfiguration, at now: MonotonicInstant) -> (wind: GlideWind, source: GlideLookup.WindSource) {
+        if let set = configuration.wind { return (set, .set) }
+        if let estimate = circlingWind.estimate(at: now) { return (estimate.wind.glideWind, .circling(estimate)) }
+        return (GlideWind(), .unknown)
     }
 
     mutating func apply(_ update: GlideUpdate, at now: MonotonicInstant) {

@@ -113,7 +113,7 @@ public struct ReplaySummary: Sendable {
             case .rejected: radioRejected += 1
             case .other, .connected, .disconnected, .device, .uplink: otherEvents += 1
             }
-        case .gpsSource, .baroSource, .command, .muteTraffic:
+        case .gpsSource, .baroSource, .command, .muteTraffic, .glideMacCready:
             otherEvents += 1
         }
         inputEvents += 1

@@ -33,10 +33,34 @@ public struct GlideSettings: SettingsGroup {
               set: { $0.glide.margins.arrivalHeightMeters = try SettingValue.number($1, 0...3_000) },
               show: { SettingValue.format($0.glide.margins.arrivalHeightMeters) }),
         .init("glide-wind", .value(name: "DEG/KT"), replay: .recorded,
-              help: "Wind for reach, FROM true degrees / knots (e.g. 270/15); 'calm' for none.",
+              help: "Wind for reach, FROM true degrees / knots (e.g. 270/15), 'calm', or 'circling' (the default): the wind worked out while circling, calm until then.",
               set: { $0.glide.wind = try parseWind($1) },
-              show: { $0.glide.wind.speedKnots == 0 ? "calm"
-                  : SettingValue.format($0.glide.wind.fromTrueDegrees) + "/" + SettingValue.format($0.glide.wind.speedKnots) }),
+              show: { settings in
+                  guard let wind = settings.glide.wind else { return "circling" }
+                  return wind.speedKnots == 0 ? "calm" : SettingValue.format(wind.fromTrueDegrees) + "/" + SettingValue.format(wind.speedKnots)
+              }),
+        .init("glide-mc", .value(name: "M/S"), replay: .recorded,
+              help: "MacCready setting in m/s (0–10): the speed to fly between thermals is shown for it; reach stays at MacCready 0. Also `cockpitctl glide mc 1.5` in flight.",
+              set: { $0.glide.macCreadyMetersPerSecond = try SettingValue.number($1, 0...GlideConfiguration.maximumMacCready) },
+              show: { SettingValue.format($0.glide.macCreadyMetersPerSecond) }),
+        .init("glide-bugs-percent", .value(name: "PERCENT"), replay: .recorded,
+              help: "Bugs: the polar's sink rates this many percent higher (0 clean, 0–50).",
+              set: { $0.glide.bugsPercent = try SettingValue.number($1, 0...50) }, show: { SettingValue.format($0.glide.bugsPercent) }),
+        .init("glide-mass-kg", .value(name: "KG"), replay: .recorded,
+              help: "Flying mass with water ballast, kg, or 'polar': the polar is scaled by the square root of this over the polar's mass (glide-polar-mass-kg, or the glider type's).",
+              set: { $0.glide.massKilograms = $1 == "polar" ? nil : try SettingValue.number($1, 50...1_500) },
+              show: { $0.glide.massKilograms.map(SettingValue.format) ?? "polar" }),
+        .init("glide-polar-mass-kg", .value(name: "KG"), replay: .recorded,
+              help: "The mass the polar is given at, kg, or 'type' (the glider type's reference mass; unknown for the ASK 21 default).",
+              set: { $0.glide.polarMassKilograms = $1 == "type" ? nil : try SettingValue.number($1, 50...1_500) },
+              show: { $0.glide.polarMassKilograms.map(SettingValue.format) ?? "type" }),
+        .init("glider-type", .value(name: "TYPE"), replay: .recorded,
+              help: "The glider type, for its polar from the table (docs/glider-polars.md), or 'none'; a replayed IGC file's HFGTYGLIDERTYPE otherwise.",
+              set: { settings, text in
+                  guard text.utf8.count <= 64 else { throw SettingError("a glider type is at most 64 characters") }
+                  settings.glide.gliderType = text == "none" || text.isEmpty ? nil : text
+              },
+              show: { $0.glide.gliderType ?? "none" }),
         .init("engine-out", .flag, replay: .recorded,
               help: "Powered profile: the engine is out, so say the nearest field within glide (docs/glide.md).",
               set: { $0.glide.engineOut = try SettingValue.flag($1) }, show: { SettingValue.yesNo($0.glide.engineOut) }),
@@ -76,10 +100,11 @@ public struct GlideSettings: SettingsGroup {
         }
     }
 
-    static func parseWind(_ text: String) throws(SettingError) -> GlideWind {
+    static func parseWind(_ text: String) throws(SettingError) -> GlideWind? {
+        if text == "circling" { return nil }
         if text == "calm" { return GlideWind() }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw SettingError("must be DEG/KT (e.g. 270/15) or 'calm', not \"\(text)\"") }
+        guard parts.count == 2 else { throw SettingError("must be DEG/KT (e.g. 270/15), 'calm' or 'circling', not \"\(text)\"") }
         let direction = try SettingValue.number(String(parts[0]), 0...360)
         let speed = try SettingValue.number(String(parts[1]), 0...150)
         return GlideWind(fromTrueDegrees: direction == 360 ? 0 : direction, speedKnots: speed)

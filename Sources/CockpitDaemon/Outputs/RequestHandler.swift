@@ -66,6 +66,9 @@ public struct RequestContext: Sendable {
     /// Mutes the traffic callouts for `seconds` (0: lifts it), recorded.
     public func muteTraffic(seconds: Double) { host.ingestMute(seconds: seconds) }
 
+    /// Sets the MacCready value in flight (m/s), recorded.
+    public func setGlideMacCready(metersPerSecond: Double) { host.ingestControl(.glideMacCready(metersPerSecond: metersPerSecond)) }
+
     func submit(_ work: @escaping RequestHandler.Work, id: JSONValue?) -> EventLoopFuture<ControlReply.Rendered> {
         host.requestWorker.submit(work, id: id)
     }

@@ -147,6 +147,7 @@ public struct Settings: Sendable {
         core.gpsStaleAfterSeconds = file.gpsStaleAfterSeconds
         core.baroStaleAfterSeconds = file.baroStaleAfterSeconds
         core.tickIntervalSeconds = file.tickIntervalSeconds
+        core.glide.gliderTypeFromFile = file.glide.gliderTypeFromFile
         return core
     }
 

@@ -132,6 +132,9 @@ public enum RecordingFormat {
         case .muteTraffic(let seconds):
             object["k"] = .string("mute.traffic")
             object["seconds"] = .number(seconds)
+        case .glideMacCready(let metersPerSecond):
+            object["k"] = .string("glide.mc")
+            object["metersPerSecond"] = .number(metersPerSecond)
         }
         return JSONWriter.string(.object(object))
     }
@@ -192,6 +195,11 @@ public enum RecordingFormat {
                 throw .badLine(line: lineNumber, reason: "bad mute.traffic seconds")
             }
             input = .muteTraffic(seconds: seconds)
+        case "glide.mc":
+            guard let value = value["metersPerSecond"]?.doubleValue, value.isFinite, (0...GlideConfiguration.maximumMacCready).contains(value) else {
+                throw .badLine(line: lineNumber, reason: "bad glide.mc metersPerSecond")
+            }
+            input = .glideMacCready(metersPerSecond: value)
         default:
             // A record source's kind (`WireSources.all`): the source reads its own fields.
             guard let type = WireSources.recordType(forKind: kind) else {

@@ -16,6 +16,8 @@ public struct IGCFlight: Sendable {
     public var skippedLines: Int
     /// The median interval between B records, seconds.
     public var medianFixIntervalSeconds: Double
+    /// The glider type the header names (`HFGTYGLIDERTYPE:`), trimmed; nil when absent or blank.
+    public var gliderType: String?
 
     let fixes: [IGCParser.BRecord]
     /// Seconds since the flight date's midnight, per B record, after midnight rollover.
@@ -105,6 +107,7 @@ public enum IGCParser {
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> IGCFlight {
         var date: (Int, Int, Int)?
         var gnssIsMSL = false
+        var gliderType: String?
         var bRecords: [BRecord] = []
         bRecords.reserveCapacity(bytes.count / 40)
         var skipped = 0
@@ -121,6 +124,11 @@ public enum IGCParser {
                     if let record = parseB(line) { bRecords.append(record) } else { skipped += 1 }
                 } else if kind == UInt8(ascii: "H") {
                     if date == nil, let parsed = parseDate(line) { date = parsed }
+                    if gliderType == nil, startsWith(line, "HFGTY"), let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                        let name = String(decoding: line[(colon + 1)...].prefix(64), as: UTF8.self).drop(while: { $0 == " " })
+                        let trimmed = String(name.reversed().drop(while: { $0 == " " }).reversed())
+                        if !trimmed.isEmpty { gliderType = trimmed }
+                    }
                     if startsWith(line, "HFALGALTGPS") {   // GNSS altitude datum: ELL (the default) or GEO
                         let text = String(decoding: line, as: UTF8.self).uppercased()
                         if text.contains("GEO") || text.contains("MSL") { gnssIsMSL = true }
@@ -173,7 +181,7 @@ public enum IGCParser {
         }
         return IGCFlight(date: (year, month, day), gnssAltitudeIsMSL: gnssIsMSL,
                          invalidFixes: bRecords.filter { !$0.valid }.count, skippedLines: skipped,
-                         medianFixIntervalSeconds: Double(median),
+                         medianFixIntervalSeconds: Double(median), gliderType: gliderType,
                          fixes: bRecords, absoluteSeconds: absoluteSeconds, neighbours: neighbours,
                          midnight: UTCInstant(year: year, month: month, day: day))
     }

@@ -113,6 +113,7 @@ public final class IGCSource: ReplaySource {
         let interval = flight.medianFixIntervalSeconds
         configuration.gpsStaleAfterSeconds = max(configuration.gpsStaleAfterSeconds, 1.5 * interval)
         configuration.baroStaleAfterSeconds = max(configuration.baroStaleAfterSeconds, 1.5 * interval)
+        configuration.glide.gliderTypeFromFile = flight.gliderType
         return configuration
     }
 
