@@ -8,13 +8,16 @@ final class WebRun: @unchecked Sendable {
     let directory: String
     let socket: String
     let port: UInt16
-    /// The IGC file the daemon replays.
+    /// The file the daemon replays (an IGC flight, or a recording).
     let flight: String
+    /// The replay's options besides the file, the socket and the airfields.
+    let replayOptions: [String]
     private(set) var daemon: pid_t = 0
     private(set) var web: pid_t = 0
 
-    private init(directory: String, port: UInt16, flight: String?) {
+    private init(directory: String, port: UInt16, flight: String?, replayOptions: [String]) {
         self.directory = directory
+        self.replayOptions = replayOptions
         self.socket = directory + "/cockpitd.sock"
         self.port = port
         self.flight = flight ?? directory + "/flight.igc"
@@ -22,13 +25,14 @@ final class WebRun: @unchecked Sendable {
 
     /// `flight`: an IGC file replayed from its first fix; nil for the bundled glider flight trimmed to its turn
     /// (`trimmedFlight`).
-    static func start(flight: String? = nil) throws -> WebRun {
+    /// `replayOptions`: a recording whose GPS time matters (received weather's age) is replayed without `--retime`.
+    static func start(flight: String? = nil, replayOptions: [String] = ["--retime", "now", "--profile", "glider"]) throws -> WebRun {
         let directory = temporaryPath("-web")
         mkdir(directory, 0o700)
         // A free port: the kernel's pick for a listener that is then closed.
         let listener = loopbackTCPListener(backlog: 1)
         close(listener.descriptor)
-        let run = WebRun(directory: directory, port: listener.port, flight: flight)
+        let run = WebRun(directory: directory, port: listener.port, flight: flight, replayOptions: replayOptions)
         if flight == nil { try trimmedFlight(to: run.flight) }
         run.startDaemon()
         guard waitFor(seconds: 15, every: 0.05, { access(run.socket, F_OK) == 0 }) else { run.stop(); throw WebRunError.daemonDidNotStart }
@@ -70,8 +74,8 @@ final class WebRun: @unchecked Sendable {
 
     /// The flight in real time, its first fix at the wall clock's now (so that it is "live").
     func startDaemon() {
-        daemon = startProcess(Binaries.cockpitd, ["replay", flight, "--speed", "1", "--retime", "now", "--socket", socket,
-                                                  "--airfields", WebBrowserTests.airfields, "--profile", "glider"])
+        daemon = startProcess(Binaries.cockpitd, ["replay", flight, "--speed", "1"] + replayOptions
+                                                 + ["--socket", socket, "--airfields", WebBrowserTests.airfields])
     }
 
     /// Stops the daemon, and starts it again once the page has said it lost the link.

@@ -91,6 +91,31 @@ struct WebWordingTests {
         }
     }
 
+    /// The received METAR behind the arrival plan, from `airfield` answers as the daemon gives them on dump978's San
+    /// Jose recording (UATWeatherTests: KSJC's line-593 METAR at GPS UTC 04:40Z and at 05:40Z, 63CN taking KLVK's):
+    /// station, issue time and age; the nearest station's said as such; a stale one said and not used; a typed one
+    /// left to the wind line.
+    static let metarCases: [(String, String)] = [
+        ("{wind:{from:'received METAR 24 03:53Z, 47 min old',recommendedRunway:'30'},weather:{metar:{station:'KSJC',summary:'METAR 24 03:53Z, 47 min old',"
+            + "stale:false,text:'METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024 RMK AO2 SLP241\\n     T01280050='}}}",
+         "null|METAR KSJC 24 03:53Z, 47 min old · the field’s own\ntext|METAR KSJC 240353Z 30009KT 10SM CLR 13/05 A3024 RMK AO2 SLP241 T01280050="),
+        ("{wind:{from:'received METAR of KLVK, the nearest station with one, 6.3 nm away: METAR 24 03:53Z, 47 min old'}}",
+         "null|METAR KLVK 24 03:53Z, 47 min old · nearest station within 25\u{00A0}nm, 6.3\u{00A0}nm away"),
+        ("{wind:{error:'received METAR 24 03:53Z, 107 min old, stale: not used (give one with --metar)',from:'received METAR 24 03:53Z, 107 min old, stale'},"
+            + "weather:{metar:{station:'KSJC',summary:'METAR 24 03:53Z, 107 min old, stale',stale:true,text:'METAR KSJC 240353Z 30009KT'}}}",
+         "caution|METAR KSJC 24 03:53Z, 107 min old, stale · the field’s own · not used for the wind: type one below\ntext|METAR KSJC 240353Z 30009KT"),
+        ("{wind:{from:'typed',recommendedRunway:'12'},weather:{metar:{station:'KSJC',summary:'METAR 24 03:53Z, 47 min old'}}}", ""),
+        ("{wind:{error:'no wind group found in the report'}}", ""),
+    ]
+
+    @Test func theMETARBehindTheArrivalPlanIsSaid() throws {
+        let shown = try Self.evaluate(Self.metarCases.map { "metarWords(\($0.0)).map(l=>l.level+'|'+l.text).join('\\n')" })
+        #expect(shown.count == Self.metarCases.count)
+        for ((answer, expected), got) in zip(Self.metarCases, shown) {
+            #expect(got == expected, "\(answer)")
+        }
+    }
+
     /// Every state the core has: this switch stops compiling when the core gains one.
     static let phases: [FlightState.Phase] = [.unknown, .onGround, .takingOff, .airborne, .landingRoll].filter { phase in
         switch phase { case .unknown, .onGround, .takingOff, .airborne, .landingRoll: true }

@@ -31,8 +31,10 @@ function drawPlan(){const p=S.plan,grp=$('plan-rot'),info=$('plan-info');grp.rem
  const rows=[h('h2',p.ident+' · '+(p.name||'')),h('p',null)];rows[1].id='plan-where';
  rows.push(h('div','Elevation '+num(p.elevationFeet)+' ft'));
  if(dg.strips.some(s=>!s.positioned))rows.push(h('small','Runway positions not in the database: drawn on the airfield’s point, by heading'));
+ const mw=metarWords(p);
  if(w)rows.push(h('div','Wind '+deg(w.directionTrueDegrees)+'T '+num(w.speedKnots)+' kt'+(w.gustKnots?' G'+num(w.gustKnots):'')),h('div','Runway '+(rec||'—')+' recommended',rec?'alert advisory':null));
- else if(p.wind&&p.wind.error)rows.push(h('div','Wind: '+p.wind.error));
+ else if(p.wind&&p.wind.error&&!mw.length)rows.push(h('div','Wind: '+p.wind.error));
+ for(const l of mw)rows.push(l.level==='text'?h('small',l.text):h('div',l.text,l.level==='caution'?'alert caution':'metar'));
  const rw=(p.runways||[]).map(r=>(r.ends||[]).map(e=>e.ident).join('/')+' '+num(r.lengthFeet)+'×'+num(r.widthFeet)+' ft '+(r.surface||''));rows.push(h('div','Runways '+(rw.join(', ')||'—')));
  const fq=h('table',null,'list');for(const f of (p.frequencies||[])){const tr=h('tr');tr.append(h('td',f.kind),h('td',num(f.megahertz,3),'n'),h('td',f.description||''));fq.append(tr)}
  rows.push(fq);info.replaceChildren(...rows);if(S.status)turnPlan(S.status.gps||{})}

@@ -25,3 +25,17 @@ function flightDetail(f,g){if(!f||f.available===false)return (f&&f.reason)||'—
  return parts.filter(x=>x).join(' · ')||'—'}
 function fixWords(g){return words(FIX_WORDS,g&&g.mode||'none')}
 function baroWords(b){return b&&b.status?words(BARO_WORDS,b.status):'no barometer'}
+// The received METAR the arrival plan's wind comes from, from the daemon's `airfield` answer (`wind.from`, `wind.error`,
+// `weather.metar`): its station, issue time and age, the field's own or the nearest station's within 25 nm, and a stale
+// one (over 90 min) said as stale and not used. Lines of {text, level}: level 'caution' for a stale one, 'text' for the
+// report itself. None for a typed METAR (the wind line is its own) or when no METAR was received.
+function metarWords(p){const w=p&&p.wind,own=p&&p.weather&&p.weather.metar,from=w&&w.from;
+ if(!from||from==='typed')return [];
+ const unused=!!w.error,out=[];let line;
+ const near=/^received METAR of (\S+), the nearest station with one, ([0-9.]+) nm away: (\S+) (.*)$/.exec(from);
+ if(near)line=near[3]+' '+near[1]+' '+near[4]+' · nearest station within 25\u00a0nm, '+near[2]+'\u00a0nm away';
+ else if(own&&own.summary)line=own.summary.replace(/^(\S+) /,'$1 '+own.station+' ')+' · the field’s own';
+ else line=from.replace(/^received /,'');
+ out.push({text:line+(unused?' · not used for the wind: type one below':''),level:unused?'caution':null});
+ if(!near&&own&&own.text)out.push({text:own.text.replace(/\s+/g,' '),level:'text'});
+ return out}
