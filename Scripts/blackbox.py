@@ -17,10 +17,12 @@ import argparse, json, os, random, shutil, socket, subprocess, sys, tempfile, ti
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blackbox_inputs as inputs  # noqa: E402
 import blackbox_proc as proc  # noqa: E402
+import blackbox_uat as uat  # noqa: E402
 
 SCALES = {
-    "short": dict(control=3_000, traffic=3_000, metar=300, replay=15, config=30, database=3, baro=60),
-    "full": dict(control=600_000, traffic=200_000, metar=20_000, replay=1_000, config=1_000, database=100, baro=2_000),
+    "short": dict(control=3_000, traffic=3_000, metar=300, replay=15, config=30, database=3, baro=60, uat=3_000),
+    "full": dict(control=600_000, traffic=200_000, metar=20_000, replay=1_000, config=1_000, database=100, baro=2_000,
+                 uat=1_000_000),
 }
 STATUS_BOUND_SECONDS = 2.0
 
@@ -37,6 +39,7 @@ class Campaign:
         self.results = {}
         self.status_times = []
         self.daemon = None
+        self.uat_port = uat.RawPort()   # dump978-fa's raw port, played by the campaign (blackbox_uat.py)
 
     # -- the live daemon -------------------------------------------------------------------------------------------
 
@@ -49,7 +52,8 @@ class Campaign:
         command = [self.binary, "run", "--config", "none", "--gpsd", "none", "--baro", "none",
                    "--socket", self.socket_path, "--traffic-port", str(self.traffic_port),
                    "--airfields", os.path.join(self.repo, "Data", "airfields.sqlite"), "--flight-log", "off",
-                   "--audio-device", "none", "--flarm-port", "0", "--gdl90-discovery-port", "0"]
+                   "--audio-device", "none", "--flarm-port", "0", "--gdl90-discovery-port", "0",
+                   "--uat", f"127.0.0.1:{self.uat_port.port}"]
         env = dict(os.environ)
         # As the unit runs it (CacheDirectory=): the airfield index is mapped from a file there, not held on the heap.
         env["CACHE_DIRECTORY"] = os.path.join(self.work, "cache")
@@ -342,7 +346,7 @@ def main():
     parser.add_argument("--binary", default=".build/debug/cockpitd")
     parser.add_argument("--scale", choices=sorted(SCALES), default="short")
     parser.add_argument("--seed", default="19")
-    parser.add_argument("--surfaces", default="control,traffic,metar,replay,config,database,baro")
+    parser.add_argument("--surfaces", default="control,traffic,metar,replay,config,database,baro,uat")
     parser.add_argument("--count", action="append", default=[], help="SURFACE=N overrides the scale's count")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the daemon's environment")
     parser.add_argument("--out", help="write the JSON result here")
@@ -382,6 +386,9 @@ def main():
                            lambda p: [binary, "replay", flight, "--speed", "max", "--airfields", p], ".sqlite", 120))
         if "baro" in surfaces:
             campaign.run("baro", lambda: campaign.baro(counts["baro"]))
+        if "uat" in surfaces:
+            campaign.run("uat", lambda: campaign.results.update(uat=uat.campaign(
+                campaign, campaign.uat_port, counts["uat"], campaign.repo, random.Random(f"{args.seed}-uat"))))
         campaign.alive("end")
         campaign.results["memoryAtEnd"] = campaign.memory()
     finally:
