@@ -271,7 +271,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CockpitDataUpdateTests",
-            dependencies: ["CockpitDataUpdate", "CockpitIO", "CockpitCore", "CockpitTestSupport", "cockpit-data-update"],
+            dependencies: ["CockpitDataUpdate", "CockpitDaemon", "CockpitIO", "CockpitCore", "CockpitClient", "CockpitTestSupport",
+                           "cockpit-data-update"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -19,7 +19,10 @@ public enum StatusPanel {
         lines += cabinLines(status["baro"])
         lines += section("FLIGHT", status["flight"]) { [[$0["state"]?.stringValue ?? "state unknown"]] }
         lines += section("HYPOXIA", status["hypoxia"]) { [HypoxiaText.parts($0)] }
-        lines += nearestLines(status["airfields"])
+        lines += nearestLines(status["airfields"], dataSection: status["data"] != nil)
+        if let parts = DataText.panelParts(status["data"], airfields: status["airfields"]) {
+            lines += PanelText.lines("DATA", parts.map { [$0] })
+        }
         lines += PanelText.lines("TRAFFIC", [TrafficText.panelParts(status["traffic"])])
         if let recording = daemon?["recording"], recording != .null {
             let active = recording["active"]?.boolValue == true
@@ -131,8 +134,8 @@ public enum StatusPanel {
     }
 
     /// NEAREST and BEST, one line each (BEST only when it is another field), marked when from an old position, and
-    /// the database's age once it is past its refresh.
-    static func nearestLines(_ airfields: JSONValue?) -> [String] {
+    /// the database's age once it is past its refresh (on the DATA line of the `data` section when there is one).
+    static func nearestLines(_ airfields: JSONValue?, dataSection: Bool = false) -> [String] {
         var lines = section("NEAREST", airfields) { section in
             guard let first = section["nearest"]?.arrayValue?.first else { return [["none within 100 nm"]] }
             if section["stale"]?.boolValue == true {
@@ -145,7 +148,7 @@ public enum StatusPanel {
         if let first = section["nearest"]?.arrayValue?.first, let best = section["best"], best != .null, best["ident"] != first["ident"] {
             lines += PanelText.lines("BEST", [[AirfieldText.panelLine(best, frequencyFirst: false)]])
         }
-        if let age = AirfieldText.databaseAge(section) { lines += PanelText.lines("DATA", [[age]]) }
+        if !dataSection, let age = AirfieldText.databaseAge(section) { lines += PanelText.lines("DATA", [[age]]) }
         return lines
     }
 }

@@ -20,6 +20,8 @@ public struct DaemonInfo: Sendable {
     public var replayFinished = false
     /// The data files in use (`Settings.dataFilesInUse`), shown as `files`.
     public var files: JSONObject = [:]
+    /// The data sets the box keeps current, shown as the status's `data` section (live mode).
+    public var data: DataStatus?
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
         self.mode = mode
@@ -84,6 +86,7 @@ public enum DaemonStatus {
     public static func json(snapshot: StatusSnapshot, info: DaemonInfo, outputs: JSONObject, now: MonotonicInstant) -> JSONValue {
         var object = snapshot.json
         object["outputs"] = .object(outputs)
+        if let data = info.data { object["data"] = data.json(now: now, databaseDate: object["airfields"]?["databaseDate"]?.stringValue) }
         object["daemon"] = .object(info.json(now: now))
         return .object(object)
     }

@@ -77,6 +77,7 @@ public final class LiveDaemon: Sendable {
         runner.publishesSnapshots = false
         var info = DaemonInfo(mode: .live, startedAt: clock())
         info.files = settings.dataFilesInUse
+        info.data = DataStatus(settings: settings)
         let host = DaemonHost(runner: runner, info: info, logger: logger, drivenLoop: drivenLoop, clock: clock, now: clock)
         host.authorization = ControlAuthorization(groupName: settings[ControlSettings.self].group)
         self.host = host

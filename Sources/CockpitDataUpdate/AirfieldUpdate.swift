@@ -10,9 +10,7 @@ public struct AirfieldUpdate: Sendable {
         public var frequencies: String
         /// OurAirports' published files (ourairports.com/data links to them).
         public static let ourAirports = Sources(
-            airports: "https://davidmegginson.github.io/ourairports-data/airports.csv",
-            runways: "https://davidmegginson.github.io/ourairports-data/runways.csv",
-            frequencies: "https://davidmegginson.github.io/ourairports-data/airport-frequencies.csv")
+            airports: DataUpdateKeys.airportsURL, runways: DataUpdateKeys.runwaysURL, frequencies: DataUpdateKeys.frequenciesURL)
         public init(airports: String, runways: String, frequencies: String) {
             self.airports = airports
             self.runways = runways

@@ -1,6 +1,6 @@
 import CockpitClient
-import CockpitCore
-import CockpitIO
+public import CockpitCore
+public import CockpitIO
 import Glibc
 
 /// One `cockpitd data update`: the airfield database, then the region's terrain tiles, after asking the daemon
@@ -18,6 +18,10 @@ public struct DataUpdate: Sendable {
         public var limits = FetchLimits()
         /// The daemon's control socket, asked whether the aircraft is airborne (nil: not asked).
         public var controlSocket: String?
+        /// The wall clock for the status files (the tests set it).
+        public var wallClock: @Sendable () -> UTCInstant = { UpdateStatus.wallClock() }
+        /// The timer's next run after a given time, for the status files (nil: unknown).
+        public var nextUpdate: @Sendable (UTCInstant) -> UTCInstant? = { UpdateStatus.timerNextElapse(now: $0) }
         public init() {}
     }
 
@@ -66,6 +70,7 @@ public struct DataUpdate: Sendable {
                 progress.say("airfields: \(failure); the database in place is kept")
             }
         }
+        var regionTiles: [String]?
         if let directory = configuration.terrainDirectory, let region = configuration.terrainRegion {
             switch tiles(region) {
             case .failure(let problem):
@@ -76,17 +81,41 @@ public struct DataUpdate: Sendable {
                                            limits: configuration.limits)
                 let terrain = update.run(tiles: tiles, fetcher: fetcher, progress: progress)
                 report.terrain = terrain
+                regionTiles = tiles.map { TerrainUpdate.tileName(south: $0.south, west: $0.west) }
                 progress.say("terrain: \(tiles.count) tiles: \(terrain.fetched.count) fetched, \(terrain.current.count) current, "
                              + "\(terrain.absent.count) not published by the source, \(terrain.failed.count) failed")
             }
         }
         progress.finish()
+        writeStatus(report, regionTiles: regionTiles, progress: progress)
         report.requests = fetcher.requestsSent
         report.bytes = fetcher.bytesReceived
         report.seconds = MonotonicClock.now().seconds(since: started)
         progress.say("data update: \(report.requests) requests, \(report.bytes) bytes, "
                      + "\(Int((report.seconds * 10).rounded()) / 10).\(Int((report.seconds * 10).rounded()) % 10) s")
         return report
+    }
+
+    /// The account of this run for the daemon's status (`UpdateStatus`).
+    func writeStatus(_ report: Report, regionTiles: [String]?, progress: UpdateProgress) {
+        let now = configuration.wallClock()
+        let next = configuration.nextUpdate(now)
+        if let path = configuration.airfieldsPath, let result = report.airfields,
+           let problem = UpdateStatus.airfields(path: DataUpdateKeys.airfieldsStatusPath(database: path),
+                                                source: configuration.airfieldSources.airports, result: result, now: now, next: next) {
+            progress.say("airfields: \(problem) (the daemon's status does not show this run)")
+        }
+        if let directory = configuration.terrainDirectory, let region = configuration.terrainRegion, Durable.exists(directory) {
+            let update = TerrainUpdate(directory: directory, urlTemplate: configuration.terrainURLTemplate)
+            let dataDate = UpdateStatus.newestDay(FetchState(path: directory + "/.fetch-state"),
+                                                  urls: (regionTiles ?? []).map { update.url(for: $0) })
+            if let problem = UpdateStatus.terrain(path: DataUpdateKeys.terrainStatusPath(directory: directory),
+                                                  source: configuration.terrainURLTemplate, region: region,
+                                                  regionTiles: regionTiles?.count, report: report.terrain,
+                                                  problem: report.terrainProblem, dataDate: dataDate, now: now, next: next) {
+                progress.say("terrain: \(problem) (the daemon's status does not show this run)")
+            }
+        }
     }
 
     /// The region's tiles; an airfield named as the centre is looked up in the airfield database.

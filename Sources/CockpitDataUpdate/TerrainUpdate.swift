@@ -7,7 +7,7 @@ import Glibc
 /// in place, if any.
 public struct TerrainUpdate: Sendable {
     /// The Terrain Tiles open data set's SRTM-format layout (`skadi`): no login, public domain SRTM where it has it.
-    public static let defaultURLTemplate = "https://s3.amazonaws.com/elevation-tiles-prod/skadi/{lat}/{tile}.hgt.gz"
+    public static let defaultURLTemplate = DataUpdateKeys.terrainURL
 
     public var directory: String
     public var urlTemplate: String

@@ -39,9 +39,9 @@ struct SettingsTests {
                 continue
             }
             let expected = option.isFlag ? "no" : option.effectiveValue(defaults)
-            // The default airfield database and geoid grid are searched for, so they depend on the machine; the file
-            // names the rule.
-            if !["airfields", "geoid"].contains(option.key) {
+            // The default airfield database, geoid grid and terrain folder are searched for, so they depend on the
+            // machine; the file names the rule.
+            if !["airfields", "geoid", "terrain"].contains(option.key) {
                 #expect(value == expected, "\(option.key): documented \(value), default \(expected)")
             }
         }

@@ -132,7 +132,7 @@ import Testing
         }
         try server.setFaults(Dictionary(uniqueKeysWithValues: ["/airports.csv", "/runways.csv", "/airport-frequencies.csv",
                                                                "/N19/N19W156.hgt.gz", "/N19/N19W157.hgt.gz"].map { ($0, "slow") }))
-        let arguments = ["--config", "/dev/null", "--update-config", "/dev/null", "--socket", "none",
+        let arguments = ["--config", "none", "--socket", "none",
                          "--airfields", box + "/airfields.sqlite", "--terrain", box + "/terrain",
                          "--terrain-region", "box:19.2,-156.5,19.9,-155.1", "--minimum-airports", "500",
                          "--airports-url", server.url("airports.csv"), "--runways-url", server.url("runways.csv"),

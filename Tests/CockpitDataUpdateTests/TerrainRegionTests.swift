@@ -1,4 +1,5 @@
 import CockpitDataUpdate
+import CockpitIO
 import CockpitTestSupport
 import Testing
 

@@ -22,6 +22,7 @@ public enum Capabilities {
         RecordingSettings.self,
         LoggingSettings.self,
         ReplaySettings.self,
+        DataUpdateSettings.self,   // the updater's keys, in the daemon's file (docs/data-update.md)
     ]
 
     /// Every settings group, once: `listed`, with each source's group that it does not list placed after the group of

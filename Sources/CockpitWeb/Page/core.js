@@ -59,7 +59,9 @@ function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.da
   for(const [n,o] of src)parts.push(kv([[n,o.state],['endpoint',o.endpoint],['lines',o.lines],['aircraft reports',o.observations],['last line',o.lastLineAgeSeconds==null?'—':num(o.lastLineAgeSeconds,1)+' s ago']]));
   if(src.length)parts.push(kv([['aircraft now',rt.targetCount]]))}
  const c=d.control||{};parts.push(h('h2','Control socket'),kv(Object.entries(c)));
- const a=st.airfields||{};parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]]));
+ const a=st.airfields||{},dt=st.data||{},af=dt.airfields||{},te=dt.terrain,res=o=>o.result?o.result+(o.reason?': '+o.reason:''):'never updated';
+ parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]].concat(dt.airfields?[['source',af.source],['last update',af.lastAttempt],['result',res(af)],['next update',af.nextUpdate]]:[])));
+ if(te)parts.push(h('h2','Terrain'),kv([['folder',te.directory+(te.inUse?'':' (not in use)')],['tiles',te.tiles],['tile names',(te.tileNames||[]).join(' ')||'—'],['region',te.region],['region tiles',te.regionTiles],['data date',te.dataDate],['source',te.source],['last update',te.lastAttempt],['result',res(te)],['next update',te.nextUpdate]]));
  const k=S.disk;parts.push(h('h2','Disk'));
  if(!k)parts.push(h('p','—'));else if(k.error)parts.push(h('p',k.error));else if(!k.flightLog)parts.push(h('p','no flight log'));
  else{const fs=k.fileSystem||{},mib=b=>b==null?'—':num(b/1048576,1)+' MiB';parts.push(kv([['flight log',k.flightLog.path],['log size',mib(k.flightLog.bytes)],['log limit',mib(k.flightLog.limitBytes)],['card free',mib(fs.freeBytes)],['card size',mib(fs.totalBytes)],['card used',fs.usedPercent==null?'—':num(fs.usedPercent,1)+' %']]))}

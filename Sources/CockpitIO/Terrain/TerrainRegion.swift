@@ -10,11 +10,20 @@ public enum TerrainRegion: Sendable, Equatable {
     /// 300 km: a glider's or a light aircraft's day around its home field.
     public static let defaultRadiusKilometres = 300.0
 
+    /// The setting's text for the region (`EDFA:300`, `50.288,8.534:120`, `box:50,8,51,11`).
+    public var text: String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        switch self {
+        case .around(let place, let radius): return place + ":" + number(radius)
+        case .box(let south, let west, let north, let east): return "box:" + [south, west, north, east].map(number).joined(separator: ",")
+        }
+    }
+
     /// `ICAO`, `ICAO:KM`, `LAT,LON:KM` or `box:S,W,N,E` (decimal degrees, east and north positive).
     public static func parse(_ text: String) -> TerrainRegion? {
-        let text = text.trimmingSpaces
+        let text = text.trimmingWhitespace
         if text.hasPrefix("box:") {
-            let numbers = text.dropFirst(4).split(separator: ",").compactMap { Double($0.trimmingSpaces) }
+            let numbers = text.dropFirst(4).split(separator: ",").compactMap { Double($0.trimmingWhitespace) }
             guard numbers.count == 4, (-90...90).contains(numbers[0]), (-90...90).contains(numbers[2]), numbers[0] < numbers[2],
                   (-180...180).contains(numbers[1]), (-180...180).contains(numbers[3]) else { return nil }
             return .box(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
@@ -23,15 +32,15 @@ public enum TerrainRegion: Sendable, Equatable {
         guard (1...2).contains(parts.count), !parts[0].isEmpty else { return nil }
         var radius = defaultRadiusKilometres
         if parts.count == 2 {
-            guard let value = Double(parts[1].trimmingSpaces), value > 0, value <= 2_000 else { return nil }
+            guard let value = Double(parts[1].trimmingWhitespace), value > 0, value <= 2_000 else { return nil }
             radius = value
         }
-        return .around(place: String(parts[0]).trimmingSpaces, radiusKilometres: radius)
+        return .around(place: String(parts[0]).trimmingWhitespace, radiusKilometres: radius)
     }
 
     /// The place as a position when it is written as `LAT,LON`.
-    static func position(_ place: String) -> (latitude: Double, longitude: Double)? {
-        let numbers = place.split(separator: ",").compactMap { Double($0.trimmingSpaces) }
+    public static func position(_ place: String) -> (latitude: Double, longitude: Double)? {
+        let numbers = place.split(separator: ",").compactMap { Double($0.trimmingWhitespace) }
         guard numbers.count == 2, (-90...90).contains(numbers[0]), (-180...180).contains(numbers[1]) else { return nil }
         return (numbers[0], numbers[1])
     }
@@ -84,11 +93,5 @@ public enum TerrainRegion: Sendable, Equatable {
             }
         }
         return tiles
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }
