@@ -37,6 +37,8 @@ relay=no
 if grep -Eq '\.executable\(name: *"cockpit-relay"' Package.swift; then relay=yes; products+=(cockpit-relay); fi
 web=no
 if grep -Eq '\.executable\(name: *"cockpit-web"' Package.swift; then web=yes; products+=(cockpit-web); fi
+updater=no
+if grep -Eq '\.executable\(name: *"cockpit-data-update"' Package.swift; then updater=yes; products+=(cockpit-data-update); fi
 
 if [ "$build" != no ]; then
   for product in "${products[@]}"; do
@@ -174,6 +176,44 @@ stage_service() { # root unit sysusers-file tmpfiles-file
   chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
 }
 
+# The data updater (docs/data-update.md): its program (it links libcurl and zlib, which Depends then names), its
+# service and timer, the timer enabled as debhelper enables a unit, and on a first install with systemd running the
+# first update started without waiting for it (the unit waits for the network; offline it fails and the timer tries
+# again each day; it never holds up the install). The postinst says how to name the home field when none is set.
+stage_updater() { # root
+  local root=$1 timer=cockpit-data-update.timer
+  stage_program "$root" cockpit-data-update cockpitd
+  install -m 0644 Systemd/cockpit-data-update.service Systemd/$timer "$root/lib/systemd/system/"
+  {
+    echo 'if [ "$1" = configure ]; then'
+    echo "    deb-systemd-helper unmask '$timer' >/dev/null || true"
+    echo "    if deb-systemd-helper --quiet was-enabled '$timer'; then"
+    echo "        deb-systemd-helper enable '$timer' >/dev/null || true"
+    echo '    else'
+    echo "        deb-systemd-helper update-state '$timer' >/dev/null || true"
+    echo '    fi'
+    echo '    if [ -d /run/systemd/system ]; then'
+    echo "        deb-systemd-invoke start '$timer' >/dev/null || true"
+    echo '        [ -n "$2" ] || systemctl --no-block start cockpit-data-update.service >/dev/null 2>&1 || true'
+    echo '    fi'
+    echo "    if ! grep -Eq '^[[:space:]]*(home|terrain-region)[[:space:]]*=' /etc/cockpit/cockpitd.conf 2>/dev/null; then"
+    echo '        echo "cockpitd: terrain (height above ground, glide reach over the hills) comes from cockpitd data update:"'
+    echo '        echo "  set the home airfield in /etc/cockpit/cockpitd.conf (home = EDFA: the tiles 300 km around it, or"'
+    echo '        echo "  terrain-region = ICAO:KM, LAT,LON:KM or box:S,W,N,E), then run: sudo systemctl start cockpit-data-update"'
+    echo '        echo "  The daily cockpit-data-update.timer keeps airfields and terrain current whenever the box is online"'
+    echo '        echo "  (docs: /usr/share/doc/cockpitd/data-update.md; progress: journalctl -u cockpit-data-update)."'
+    echo '    fi'
+    echo 'fi'
+  } >> "$root/DEBIAN/postinst"
+  sed -i "s/deb-systemd-invoke stop 'cockpitd.service'/deb-systemd-invoke stop 'cockpitd.service' '$timer' 'cockpit-data-update.service'/" "$root/DEBIAN/prerm"
+  {
+    echo 'if command -v deb-systemd-helper >/dev/null; then'
+    echo "    if [ \"\$1\" = remove ]; then deb-systemd-helper mask '$timer' >/dev/null || true; fi"
+    echo "    if [ \"\$1\" = purge ]; then deb-systemd-helper purge '$timer' >/dev/null || true; deb-systemd-helper unmask '$timer' >/dev/null || true; fi"
+    echo 'fi'
+  } >> "$root/DEBIAN/postrm"
+}
+
 # DEBIAN/control (Depends from the libraries the binaries actually link), md5sums, then dpkg-deb.
 finish_package() { # root package extra-depends description-file
   local root=$1 package=$2 extra=$3 description=$4 shlibs
@@ -230,6 +270,7 @@ install -m 0644 README.md docs/*.md "$root/usr/share/doc/cockpitd/"
 install -d "$root/usr/share/doc/cockpitd/Hardware"
 install -m 0644 Hardware/*.md "$root/usr/share/doc/cockpitd/Hardware/"
 stage_service "$root" Systemd/cockpitd.service Systemd/cockpit-sysusers.conf Systemd/cockpit-tmpfiles.conf
+if [ "$updater" = yes ]; then stage_updater "$root"; fi
 finish_package "$root" cockpitd "systemd, init-system-helpers (>= 1.54~), espeak-ng" Packaging/deb/cockpitd.description
 
 # --- cockpit-relay, when the package has it ---

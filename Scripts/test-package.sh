@@ -122,6 +122,77 @@ check "cockpitd --check-config fails on a misspelt key (so the check above means
 check "cockpitctl --help runs in the new root" bash -c 'chroot "$1" cockpitctl --help >/dev/null' _ "$root"
 check "man finds the page generated for cockpitctl" bash -c 'gzip -dc "$1/usr/share/man/man1/cockpitctl.1.gz" | grep -q "^\.Nm cockpitctl"' _ "$root"
 
+# The data updater (docs/data-update.md): shipped with its timer enabled; one update with a home field set, from a
+# loopback server holding the shared OurAirports CSVs and the three German SRTM tiles (the chroot shares the host's
+# network); then a replay of a glider flight from that field has terrain under it and reach over it, from the
+# terrain folder the daemon reads by default.
+phase "cockpit-data-update: one update with home = EDFA, then a replay over the region"
+shared=${SHARED_DATA:-$PWD/../shared/data}
+check "cockpit-data-update is installed" test -x "$root/usr/bin/cockpit-data-update"
+check "cockpit-data-update.timer is enabled (timers.target.wants link)" \
+  test "$(readlink "$root/etc/systemd/system/timers.target.wants/cockpit-data-update.timer")" = /lib/systemd/system/cockpit-data-update.timer
+check "cockpit-data-update.service is installed beside it" test -f "$root/lib/systemd/system/cockpit-data-update.service"
+package_depends=$(dpkg-deb -f "$deb" Depends)
+check "Depends names libcurl4 and zlib1g, which cockpit-data-update links ($package_depends)" \
+  bash -c 'grep -q "libcurl4" <<<"$1" && grep -q "zlib1g" <<<"$1"' _ "$package_depends"
+updater_libraries=$(in_root ldd /usr/bin/cockpit-data-update 2>&1 || true)
+check "ldd: cockpit-data-update finds libcurl.so.4 and libz.so.1, and links no Swift library (static stdlib)" \
+  bash -c 'grep -q "libcurl.so.4 =>" <<<"$1" && grep -q "libz.so.1 =>" <<<"$1" && ! grep -qE "not found|libswift|libFoundation" <<<"$1"' _ "$updater_libraries"
+check "the postinst says how to set the home field" bash -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xO ./postinst | grep -q "home = EDFA"' _ "$deb"
+www=$work/www
+mkdir -p "$www/N50"
+if [ -f "$shared/terrain/N50E008.hgt" ] && [ -f "$shared/ourairports/airports.csv" ]; then
+  cp "$shared/ourairports/airports.csv" "$shared/ourairports/runways.csv" "$shared/ourairports/airport-frequencies.csv" "$www/"
+  for tile in N50E008 N50E009 N50E010; do gzip -c "$shared/terrain/$tile.hgt" > "$www/N50/$tile.hgt.gz"; done
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  python3 Tests/Tools/etag_http_server.py --port "$port" --directory "$www" --log "$work/requests.log" --lifetime 600 &
+  server=$!
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  cp "$root/etc/cockpit/cockpitd.conf" "$work/cockpitd.conf.shipped"
+  {
+    echo "home = EDFA"
+    echo "airports-url = http://127.0.0.1:$port/airports.csv"
+    echo "runways-url = http://127.0.0.1:$port/runways.csv"
+    echo "frequencies-url = http://127.0.0.1:$port/airport-frequencies.csv"
+    echo "terrain-url = http://127.0.0.1:$port/{lat}/{tile}.hgt.gz"
+  } >> "$root/etc/cockpit/cockpitd.conf"
+  check "cockpitd --check-config accepts the updater's keys" in_root cockpitd --check-config --config /etc/cockpit/cockpitd.conf
+  update_started=$(date +%s%N)
+  update_status=0
+  in_root runuser -u cockpit -- cockpitd data update > "$work/update.log" 2>&1 || update_status=$?
+  update_seconds=$(( ($(date +%s%N) - update_started) / 1000000 ))
+  update_seconds="$((update_seconds / 1000)).$(printf '%03d' $((update_seconds % 1000)))"
+  sed 's/^/  update: /' "$work/update.log"
+  check "cockpitd data update exits 0 (took $update_seconds s)" test "$update_status" -eq 0
+  check "the update installed the airfields (72,395 by the default rules)" grep -q "installed /var/lib/cockpit/airfields.sqlite: 72395 airfields" "$work/update.log"
+  check "300 km around EDFA is 49 tiles: 3 fetched, 46 not published by the test server" \
+    grep -q "terrain: 49 tiles: 3 fetched, 0 current, 46 not published by the source, 0 failed" "$work/update.log"
+  check "the tiles are in /var/lib/cockpit/terrain, the cockpit user's" \
+    test "$(in_root stat -c '%U %s' /var/lib/cockpit/terrain/N50E008.hgt)" = "cockpit 2884802"
+  check "cockpitd --check-config: terrain defaults to /var/lib/cockpit/terrain" \
+    bash -c 'chroot "$1" cockpitd --check-config | grep -qx "  terrain = /var/lib/cockpit/terrain"' _ "$root"
+  in_root runuser -u cockpit -- cockpitd data update > "$work/update2.log" 2>&1 || true
+  check "a second update fetches nothing ($(tail -n 1 "$work/update2.log"))" grep -q "^data update: 52 requests, 0 bytes" "$work/update2.log"
+  cp Tests/Fixtures/flights/opensoar__aat_strepla.igc "$root/tmp/flight.igc"
+  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 cockpitd replay /tmp/flight.igc --profile glider \
+    --speed 20 --from 12:40:00 --socket /tmp/replay.sock --log-level error > "$work/replay.log" 2>&1 &
+  replay=$!
+  replay_status=""
+  for _ in $(seq 1 60); do
+    sleep 0.5
+    replay_status=$(in_root cockpitctl --socket /tmp/replay.sock status --json 2>/dev/null || true)
+    python3 -c 'import json, sys; s = json.loads(sys.argv[1]); sys.exit(0 if s["flight"]["heightSource"].startswith("terrain (SRTM)") and s["glide"].get("terrainAvailable") else 1)' "$replay_status" 2>/dev/null && break
+  done
+  kill "$replay" 2>/dev/null || true; wait "$replay" 2>/dev/null || true
+  replay_says=$(python3 -c 'import json, sys; s = json.loads(sys.argv[1]); f, g = s["flight"], s["glide"]; print(f"""{f["heightAboveGroundFeet"]} ft above ground from {f["heightSource"]}, terrainAvailable {g.get("terrainAvailable")}, {g.get("reachableCount")} fields within glide""")' "$replay_status" 2>/dev/null || echo "no status")
+  check "the replay over EDFA has terrain: $replay_says" \
+    python3 -c 'import json, sys; s = json.loads(sys.argv[1]); f, g = s["flight"], s["glide"]; sys.exit(0 if f["heightSource"].startswith("terrain (SRTM)") and f["heightAboveGroundFeet"] is not None and g["terrainAvailable"] is True and g["reachableCount"] is not None else 1)' "$replay_status"
+  kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+  cp "$work/cockpitd.conf.shipped" "$root/etc/cockpit/cockpitd.conf"
+else
+  fail "the shared data ($shared/terrain/N50E008.hgt, $shared/ourairports/airports.csv) is not there for the data update"
+fi
+
 web_deb=$(ls "$work"/v1/cockpit-web_*.deb 2>/dev/null || true)
 if [ -n "$web_deb" ]; then
   phase "dpkg -i $(basename "$web_deb")"

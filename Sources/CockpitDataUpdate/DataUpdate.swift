@@ -127,7 +127,10 @@ public struct DataUpdate: Sendable {
             if let position = TerrainRegion.position(place) {
                 return .success(TerrainRegion.tiles(latitude: position.latitude, longitude: position.longitude, radiusKilometres: radius))
             }
-            guard let path = configuration.airfieldsPath, let store = try? AirfieldStore(path: path, verify: false) else {
+            // The database kept current, else the one the package ships (a first update whose airfields failed).
+            let candidates = [configuration.airfieldsPath, "/usr/share/cockpit/airfields.sqlite"].compactMap { $0 }
+            guard let path = candidates.first(where: { access($0, R_OK) == 0 }),
+                  let store = try? AirfieldStore(path: path, verify: false) else {
                 return .failure("terrain-region names \(place), but there is no airfield database to find it in")
             }
             guard let airfield = (try? store.airfield(ident: place.uppercased())) ?? nil else {
