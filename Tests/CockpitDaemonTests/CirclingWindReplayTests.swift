@@ -73,7 +73,7 @@ struct CirclingWindReplayTests {
                               "igc_lib__olsztyn", "opensoar__aat_strepla", "opensoar__missing_lcu_lseeyou_lines"]
 
     /// Each reference climb with two or more accepted circles against the replayed climb that overlaps it most: how often
-    /// the two climb means agree within 5 kt and 20°; and how often successive replayed climbs (two estimates or more
+    /// the two climb means agree within 5 kt and 20°; and how often successive replayed climbs (two circles or more
     /// each) agree with each other, within 5 kt and 20° and as vectors within 5 kt.
     static func agreement(_ flight: String) throws -> (reference: (agree: Int, of: Int), successive: (agree: Int, vector: Int, of: Int)) {
         let reference = try JSONParser.parse(readFile(Fixtures.path("wind/\(flight).wind.json")))
@@ -87,7 +87,7 @@ struct CirclingWindReplayTests {
             guard let mine = overlapping(wind.climbs, start: start, end: end)?.mean else { continue }
             if abs(mine.speedKnots - knots) <= 5 && angleDifference(mine.fromTrueDegrees, from) <= 20 { agree += 1 }
         }
-        let climbs = wind.climbs.filter { $0.estimates >= 2 }.compactMap(\.mean)
+        let climbs = wind.climbs.filter { $0.circles >= 2 }.compactMap(\.mean)
         var successive = 0, vector = 0
         for (a, b) in zip(climbs, climbs.dropFirst()) {
             if abs(a.speedKnots - b.speedKnots) <= 5 && angleDifference(a.fromTrueDegrees, b.fromTrueDegrees) <= 20 { successive += 1 }
@@ -104,4 +104,35 @@ struct CirclingWindReplayTests {
               + "successive climbs within 5 kt and 20°: \(successive.agree)/\(successive.of), as vectors within 5 kt: \(successive.vector)/\(successive.of)")
         #expect(reference.of > 0)
     }
+
+    /// The Discus 2 from Anspach: the type read from its header, said unknown (the table has no rows), the ASK 21 flown;
+    /// the wind at the end worked out while circling and said with its circles and age.
+    @Test func theDiscus2IsNamedFromItsHeaderAndSaidUnknown() throws {
+        let (wind, glide) = try Self.replay("flights/opensoar__aat_strepla.igc")
+        #expect(glide["gliderType"]?.stringValue == "Discus 2")
+        #expect(glide["gliderTypeFrom"]?.stringValue == "IGC file header")
+        #expect(glide["gliderTypeKnown"]?.boolValue == false)
+        #expect(glide["gliderTypeText"]?.stringValue == "Discus 2 (from the IGC file header): unknown type, ASK 21 default polar used")
+        #expect(glide["performanceFrom"]?.stringValue == "the glider profile's polar (ASK 21), speed to fly in the wind")
+        #expect(glide["windFrom"]?.stringValue == "circling")
+        let text = try #require(glide["windText"]?.stringValue)
+        #expect(text.hasPrefix("wind ") && text.contains(" circles, "), "\(text)")
+        #expect(wind.circles > 200)
+        print("aat_strepla at the end: \(text); \(wind.circles) circles, \(wind.circlesRefused) refused, \(wind.climbs.count) climbs")
+    }
+
+    /// A powered flight that never circles: no estimate, "wind unknown"; a set wind wins over an estimate.
+    @Test func noCirclingSaysWindUnknownAndASetWindWins() throws {
+        var configuration = CoreConfiguration()
+        configuration.flightProfile = FlightProfile.profile(.glider)
+        var engine = Engine(configuration: configuration)
+        #expect(engine.snapshot.glideJSON["windText"]?.stringValue == "wind unknown (no circling yet): reach assumes calm")
+        configuration.glide.wind = GlideWind(fromTrueDegrees: 270, speedKnots: 15)
+        engine = Engine(configuration: configuration)
+        #expect(engine.snapshot.glideJSON["windText"]?.stringValue == "wind 270/15 (set)")
+        let (wind, glide) = try Self.replay("wind/synthetic/w225-20kt-left.igc")
+        #expect(glide["windFrom"]?.stringValue == "circling")
+        #expect(wind.estimate(at: MonotonicInstant(seconds: 0)) != nil)
+    }
 }
+

@@ -12,12 +12,14 @@ import RealModule
 /// - **Its centre**: the time average of the positions over the circle (trapezoids, the ends interpolated). Over a
 ///   whole turn at a steady rate the positions in the air mass average to the turn's centre, so over the ground the
 ///   average is the centre as it was at the circle's middle instant.
-/// - **A wind estimate** per circle from the second of a run on: the centre's displacement from the previous circle's
-///   divided by the time between their middle instants. A circle lasting under 8 s or over 90 s, with a radius
-///   (path length / 2π) outside 15–600 m, or giving over 80 kt is refused (counted), and the next starts afresh.
-/// - **The wind**: the vector mean of the estimates of the current climb once it has two (three circles), else of the
-///   last `averagedEstimates`; its spread (RMS distance of those estimates from the mean) gives the quality
-///   1 / (1 + spread in kt). Older than `oldAfterSeconds`: said old; older than `droppedAfterSeconds`: dropped.
+/// - **The wind**: the drift of the centres, the slope of a least-squares straight line through the centres of the
+///   current climb's last `fittedCircles` circles against their middle instants (from two circles on: with two, their
+///   displacement over the time between them). Every circle sharpens it; one re-centred circle moves it less than a
+///   difference of two would. Its standard error (from the centres' scatter about the line, three circles or more) is
+///   the quality figure: 1 / (1 + error in kt). A circle lasting under 8 s or over 90 s, with a radius (path length /
+///   2π) outside 15–600 m is refused (counted), and a fit over 80 kt is not used. Until the current climb has two
+///   circles the last climb's wind stands. Older than `oldAfterSeconds`: said old; older than `droppedAfterSeconds`:
+///   dropped.
 ///
 /// Every fix costs a few arithmetic operations and one `atan2`: fixes closer than 0.9 s to the last one kept are not
 /// kept (a 5 or 10 Hz receiver is read at about 1 Hz), and the kept ones go into a fixed ring; nothing is allocated
@@ -29,7 +31,7 @@ public struct CirclingWind: Sendable, Equatable {
     /// A longer gap between fixes ends circling.
     public static let gapSeconds = 12.0
     public static let minimumGroundSpeedMetersPerSecond = 2.0
-    public static let averagedEstimates = 5
+    public static let fittedCircles = 8
     public static let oldAfterSeconds = 600.0
     public static let droppedAfterSeconds = 1_800.0
     /// Runs of circles starting within this long of the last one's end are one climb.
@@ -37,15 +39,19 @@ public struct CirclingWind: Sendable, Equatable {
     static let ringSize = 32
     static let maximumClimbs = 200
 
-    /// One circle's wind: the air's motion, east and north, m/s; and when it was found.
-    public struct Estimate: Sendable, Equatable {
-        public var eastMetersPerSecond: Double
-        public var northMetersPerSecond: Double
+    /// The wind fitted when a circle closed: the air's motion, the circles it is fitted to, its standard error.
+    public struct Fit: Sendable, Equatable {
+        public var wind: WindVector
+        public var circles: Int
+        public var standardErrorKnots: Double?
         public var at: MonotonicInstant
-        public var utc: UTCInstant?
-        /// The climb it belongs to (counting from 1), and the run of circles one way within it.
         public var climb: Int
-        public var run: Int
+    }
+
+    /// A circle's centre (local metres) at its middle instant.
+    public struct Centre: Sendable, Equatable {
+        var middleSeconds: Double, east: Double, north: Double
+        var climb: Int, run: Int
     }
 
     /// A climb: circles with no more than `climbGapSeconds` between runs.
@@ -54,13 +60,42 @@ public struct CirclingWind: Sendable, Equatable {
         public var startUTC: UTCInstant?
         public var endUTC: UTCInstant?
         public var circles = 0
-        public var estimates = 0
-        /// Sum of the estimates' vectors, m/s.
-        var sumEast = 0.0, sumNorth = 0.0
-        /// The mean of the first two estimates (the wind after three circles), m/s.
+        /// The pooled sums of the finished runs (each about its own means), and the raw sums of the current run
+        /// (times from its first centre).
+        var pooledTT = 0.0, pooledTE = 0.0, pooledTN = 0.0
+        var run = -1, runCount = 0.0, firstSeconds = 0.0
+        var sumT = 0.0, sumTT = 0.0, sumE = 0.0, sumN = 0.0, sumTE = 0.0, sumTN = 0.0
+        /// The wind fitted to the first three circles.
         public var afterThreeCircles: WindVector?
+        /// The wind fitted to all its circles: one slope, each run of circles its own intercept.
         public var mean: WindVector? {
-            estimates == 0 ? nil : WindVector(eastMetersPerSecond: sumEast / Double(estimates), northMetersPerSecond: sumNorth / Double(estimates))
+            let n = runCount
+            let tt = pooledTT + (n > 0 ? sumTT - sumT * sumT / n : 0)
+            guard tt > 0 else { return nil }
+            let te = pooledTE + (n > 0 ? sumTE - sumT * sumE / n : 0), tn = pooledTN + (n > 0 ? sumTN - sumT * sumN / n : 0)
+            return WindVector(eastMetersPerSecond: te / tt, northMetersPerSecond: tn / tt)
+        }
+
+        mutating func add(_ centre: Centre) {
+            if centre.run != run {
+                if runCount > 0 {
+                    pooledTT += sumTT - sumT * sumT / runCount
+                    pooledTE += sumTE - sumT * sumE / runCount
+                    pooledTN += sumTN - sumT * sumN / runCount
+                }
+                run = centre.run
+                runCount = 0; firstSeconds = centre.middleSeconds
+                sumT = 0; sumTT = 0; sumE = 0; sumN = 0; sumTE = 0; sumTN = 0
+            }
+            let t = centre.middleSeconds - firstSeconds
+            circles += 1
+            runCount += 1
+            sumT += t; sumTT += t * t; sumE += centre.east; sumN += centre.north; sumTE += t * centre.east; sumTN += t * centre.north
+            if circles == 3 { afterThreeCircles = mean }
+        }
+
+        mutating func shift(east: Double, north: Double) {
+            sumTE -= sumT * east; sumTN -= sumT * north; sumE -= runCount * east; sumN -= runCount * north
         }
     }
 
@@ -76,10 +111,6 @@ public struct CirclingWind: Sendable, Equatable {
         var integralEast = 0.0, integralNorth = 0.0, pathMeters = 0.0
     }
 
-    struct ClosedCircle: Sendable, Equatable {
-        var middleSeconds: Double, meanEast: Double, meanNorth: Double
-    }
-
     private var originLatitude: Double?, originLongitude = 0.0
     private var metersPerDegreeNorth = 0.0, metersPerDegreeEast = 0.0
     private var ring = [Sample](repeating: Sample(), count: ringSize)
@@ -89,12 +120,13 @@ public struct CirclingWind: Sendable, Equatable {
     /// +1 turning right (clockwise seen from above), −1 left, 0 not circling.
     public private(set) var turnDirection = 0
     private var open: OpenCircle?
-    private var previous: ClosedCircle?
     private var lastRunEndSeconds: Double?
     private var runs = 0
 
-    /// The last estimates, oldest first (at most `averagedEstimates`).
-    public private(set) var recent: [Estimate] = []
+    /// The last circles' centres, oldest first (at most `fittedCircles`).
+    public private(set) var centres: [Centre] = []
+    /// The newest wind fitted (of the current climb, or the last one's).
+    public private(set) var latest: Fit?
     /// The climbs so far, oldest first (the last `maximumClimbs`).
     public private(set) var climbs: [Climb] = []
     public private(set) var circles = 0
@@ -163,7 +195,6 @@ public struct CirclingWind: Sendable, Equatable {
         turnDirection = direction
         runs += 1
         open = OpenCircle(startSeconds: seconds, startTrack: unwrappedTrack)
-        previous = nil
         let continues = lastRunEndSeconds.map { seconds - $0 <= Self.climbGapSeconds } ?? false
         if !continues || climbs.isEmpty {
             if climbs.count == Self.maximumClimbs { climbs.removeFirst() }
@@ -175,7 +206,6 @@ public struct CirclingWind: Sendable, Equatable {
         if turnDirection != 0, let seconds { lastRunEndSeconds = seconds }
         turnDirection = 0
         open = nil
-        previous = nil
     }
 
     /// Adds the step from `a` to `b` to the open circle, closing it (and opening the next) where the track passes 360°.
@@ -213,41 +243,79 @@ public struct CirclingWind: Sendable, Equatable {
         let period = endSeconds - circle.startSeconds
         let radius = circle.pathMeters / (2 * .pi)
         guard (8.0...90.0).contains(period), (15.0...600.0).contains(radius) else {
-            refuse(period < 8 || period > 90 ? "a circle of \(Int(period.rounded())) s (8–90 s)" : "a circle of radius \(Int(radius.rounded())) m (15–600 m)")
+            circlesRefused += 1
+            lastRefusal = period < 8 || period > 90 ? "a circle of \(Int(period.rounded())) s (8–90 s)" : "a circle of radius \(Int(radius.rounded())) m (15–600 m)"
             return
         }
-        let closed = ClosedCircle(middleSeconds: (circle.startSeconds + endSeconds) / 2, meanEast: circle.integralEast / period,
-                                  meanNorth: circle.integralNorth / period)
+        guard !climbs.isEmpty else { return }
+        let climb = climbs[climbs.count - 1].number
+        let centre = Centre(middleSeconds: (circle.startSeconds + endSeconds) / 2, east: circle.integralEast / period,
+                            north: circle.integralNorth / period, climb: climb, run: runs)
         circles += 1
-        if !climbs.isEmpty {
-            climbs[climbs.count - 1].circles += 1
-            climbs[climbs.count - 1].endUTC = utc
-        }
-        defer { previous = closed }
-        guard let previous else { return }
-        let interval = closed.middleSeconds - previous.middleSeconds
-        let east = (closed.meanEast - previous.meanEast) / interval, north = (closed.meanNorth - previous.meanNorth) / interval
-        guard UnitConversions.knots(fromMetersPerSecond: (east * east + north * north).squareRoot()) <= 80 else {
-            refuse("a drift over 80 kt")
+        climbs[climbs.count - 1].add(centre)
+        climbs[climbs.count - 1].endUTC = utc
+        if centres.count == Self.fittedCircles { centres.removeFirst() }
+        centres.append(centre)
+        guard let fit = Self.fit(centres, climb: climb, at: MonotonicInstant(seconds: endSeconds)) else { return }
+        guard fit.wind.speedKnots <= 80 else {
+            lastRefusal = "a drift over 80 kt"
             return
         }
-        let climb = climbs.last?.number ?? 0
-        if recent.count == Self.averagedEstimates { recent.removeFirst() }
-        let at = MonotonicInstant(seconds: endSeconds)
-        recent.append(Estimate(eastMetersPerSecond: east, northMetersPerSecond: north, at: at, utc: utc, climb: climb, run: runs))
-        if !climbs.isEmpty {
-            let index = climbs.count - 1
-            climbs[index].estimates += 1
-            climbs[index].sumEast += east
-            climbs[index].sumNorth += north
-            if climbs[index].estimates == 2, let mean = climbs[index].mean { climbs[index].afterThreeCircles = mean }
-        }
+        latest = fit
     }
 
-    private mutating func refuse(_ reason: String) {
-        circlesRefused += 1
-        lastRefusal = reason
-        previous = nil
+    /// The least-squares fit to the centres of `climb`: one slope (the wind), each run of circles its own intercept (a
+    /// pilot re-centring between runs moves the circles, not the air). The slope's standard error from the residuals,
+    /// with n − runs − 1 degrees of freedom, when there are any.
+    static func fit(_ centres: [Centre], climb: Int, at: MonotonicInstant) -> Fit? {
+        var tt = 0.0, te = 0.0, tn = 0.0, count = 0, runsSeen = 0
+        var index = 0
+        // Centres are in time order and a run's are consecutive: each run's own means, then its deviations.
+        while index < centres.count {
+            let run = centres[index].run
+            var end = index
+            while end < centres.count, centres[end].run == run { end += 1 }
+            if centres[index].climb == climb {
+                let n = Double(end - index)
+                var meanT = 0.0, meanE = 0.0, meanN = 0.0
+                for centre in centres[index..<end] { meanT += centre.middleSeconds / n; meanE += centre.east / n; meanN += centre.north / n }
+                for centre in centres[index..<end] {
+                    let t = centre.middleSeconds - meanT
+                    tt += t * t; te += t * (centre.east - meanE); tn += t * (centre.north - meanN)
+                }
+                count += end - index
+                runsSeen += 1
+            }
+            index = end
+        }
+        guard count >= 2, tt > 0 else { return nil }
+        let east = te / tt, north = tn / tt
+        var standardError: Double?
+        let freedom = count - runsSeen - 1
+        if freedom > 0 {
+            var residuals = 0.0
+            index = 0
+            while index < centres.count {
+                let run = centres[index].run
+                var end = index
+                while end < centres.count, centres[end].run == run { end += 1 }
+                if centres[index].climb == climb {
+                    let n = Double(end - index)
+                    var meanT = 0.0, meanE = 0.0, meanN = 0.0
+                    for centre in centres[index..<end] { meanT += centre.middleSeconds / n; meanE += centre.east / n; meanN += centre.north / n }
+                    for centre in centres[index..<end] {
+                        let t = centre.middleSeconds - meanT
+                        let re = centre.east - meanE - east * t, rn = centre.north - meanN - north * t
+                        residuals += re * re + rn * rn
+                    }
+                }
+                index = end
+            }
+            // Per axis the slope's error is √(SS / freedom) / √tt; as a vector the two axes' errors combined.
+            standardError = UnitConversions.knots(fromMetersPerSecond: (residuals / (Double(freedom) * tt)).squareRoot())
+        }
+        return Fit(wind: WindVector(eastMetersPerSecond: east, northMetersPerSecond: north), circles: count,
+                   standardErrorKnots: standardError, at: at, climb: climb)
     }
 
     // MARK: - Local frame and ring
@@ -271,6 +339,11 @@ public struct CirclingWind: Sendable, Equatable {
             ring[index].east -= shiftEast
             ring[index].north -= shiftNorth
         }
+        for index in centres.indices {
+            centres[index].east -= shiftEast
+            centres[index].north -= shiftNorth
+        }
+        if !climbs.isEmpty { climbs[climbs.count - 1].shift(east: shiftEast, north: shiftNorth) }
     }
 
     /// The newest kept sample at least `age` seconds before `seconds` (the current one excluded).
