@@ -60,3 +60,22 @@ public enum GlideTable {
         text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(to: width)
     }
 }
+
+extension StatusPanel {
+    /// GLIDE: the reach summary (or why there is none), the wind reach uses and where it comes from, and the speed to
+    /// fly at the MacCready setting. Nothing while reach is idle on the ground with no wind worked out.
+    public static func glideLines(_ glide: JSONValue?) -> [String] {
+        guard let glide, glide != .null else { return [] }
+        var first: [String] = []
+        if glide["available"]?.boolValue == true {
+            first.append(glide["summary"]?.stringValue ?? "")
+        } else if let reason = glide["reason"]?.stringValue, reason != "on the ground", reason != "no GPS position" {
+            first.append("reach unknown: \(reason)")
+        }
+        var second = [glide["windText"]?.stringValue ?? "wind ?"]
+        if let knots = glide["speedToFlyMacCreadyKnots"]?.doubleValue {
+            second.append("MC \(GlideTable.number(glide["macCreadyMetersPerSecond"], 1)): \(FixedText.format(knots, decimals: 0)) kt")
+        }
+        return PanelText.lines("GLIDE", first.isEmpty ? [second] : [first, second])
+    }
+}

@@ -21,8 +21,9 @@ public enum StatusPanel {
         lines += section("HYPOXIA", status["hypoxia"]) { [HypoxiaText.parts($0)] }
         lines += nearestLines(status["airfields"], dataSection: status["data"] != nil)
         if let parts = DataText.panelParts(status["data"], airfields: status["airfields"]) {
-            lines += PanelText.lines("DATA", parts.map { [$0] })
+            lines += PanelText.lines("DATA", [parts])
         }
+        lines += glideLines(status["glide"])
         lines += PanelText.lines("TRAFFIC", [TrafficText.panelParts(status["traffic"])])
         if let recording = daemon?["recording"], recording != .null {
             let active = recording["active"]?.boolValue == true

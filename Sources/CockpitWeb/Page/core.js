@@ -39,7 +39,10 @@ function renderNow(st){const g=st.gps||{},b=st.baro||{},f=st.flight||{},x=st.hyp
  $('v-dose-mark').setAttribute('x1',String(at||0));$('v-dose-mark').setAttribute('x2',String(at||0));
  set('v-dose-note',x.available===false?(x.reason||'not available'):'alert at '+num(at)+' %'+(x.secondsToAlert!=null?' · in '+mmss(x.secondsToAlert):'')+(x.checkOxygen?' · CHECK OXYGEN':''));
  set('v-pos',g.latitudeDegrees==null?'no position':num(Math.abs(g.latitudeDegrees),4)+'°'+(g.latitudeDegrees<0?'S':'N')+' '+num(Math.abs(g.longitudeDegrees),4)+'°'+(g.longitudeDegrees<0?'W':'E'));
- set('v-utc',st.utc?st.utc.slice(11,19)+' UTC':'—');renderAlerts(st.alerts||{})}
+ set('v-utc',st.utc?st.utc.slice(11,19)+' UTC':'—');renderGlide(st.glide||{});renderAlerts(st.alerts||{})}
+// Reach and the wind it uses: "Nearest in glide: …" or why not; "wind 250/14 from 3 circles, 2 min ago" (or set, or unknown).
+function renderGlide(gl){set('v-glide',gl.available?(gl.summary||'—'):(gl.reason?'reach unknown: '+gl.reason:'—'));
+ set('v-wind',(gl.windText||'wind —')+(gl.speedToFlyMacCreadyKnots!=null?' · MC '+num(gl.macCreadyMetersPerSecond,1)+': '+num(gl.speedToFlyMacCreadyKnots)+' kt':''))}
 function renderAlerts(a){const box=$('alerts'),active=a.active||[];const key=JSON.stringify(active.map(x=>[x.id,x.text,x.acknowledged]));
  if(box.dataset.key!==key){box.dataset.key=key;box.replaceChildren();
   for(const x of active){const d=h('div',x.text+(x.acknowledged?' (acknowledged)':''),'alert '+x.priority);box.append(d)}
