@@ -66,6 +66,13 @@ public enum ReplayError: Error, CustomStringConvertible {
 /// Replays a file through the same runner and core as live mode.
 public enum ReplayRunner {
     public static func run(_ options: ReplayOptions, logger: Logger) throws(ReplayError) -> ReplayResult {
+        try run(options, logger: logger, beforeEachInput: { _, _ in })
+    }
+
+    /// The same replay; at full speed `beforeEachInput` gets the runner and the input's time before each input is
+    /// applied (a test takes the status at instants of its choosing along the one replay). Paced replays do not call it.
+    public static func run(_ options: ReplayOptions, logger: Logger,
+                           beforeEachInput: (CoreRunner, MonotonicInstant) -> Void) throws(ReplayError) -> ReplayResult {
         let source: any ReplaySource
         do { source = try ReplaySources.open(path: options.path) } catch { throw .source(error) }
         // A recording replays the flight as flown: its header's recorded settings (profile, oxygen rules, terrain,
@@ -102,7 +109,10 @@ public enum ReplayRunner {
         } else {
             runner.publishesSnapshots = false
             do {
-                while let timed = try source.next() { runner.ingest(timed) }
+                while let timed = try source.next() {
+                    beforeEachInput(runner, timed.time)
+                    runner.ingest(timed)
+                }
             } catch { throw .read(error) }
             runner.finish(at: source.endTime)
             runner.recorder?.close(endingAt: source.endTime ?? runner.lastInputTime)

@@ -5,15 +5,15 @@ import CockpitClient
 import CockpitIO
 import CockpitTestSupport
 
-/// The `cockpitctl status` panel on an 80-column terminal: every bundled flight replayed through the runner a replay
-/// builds (airfield database, geoid, every capability's outputs), the status composed as the control socket serves it,
+/// The `cockpitctl status` panel on an 80-column terminal: every bundled flight replayed as `cockpitd replay` replays
+/// it (airfield database, geoid, every capability's outputs), the status composed as the control socket serves it,
 /// and the panel rendered every minute of the flight. A line longer than 80 characters wraps and breaks the
 /// panel's columns, so none may be.
 @Suite("Status panel at 80 columns")
 struct PanelWidthTests {
     static let columns = 80
-    static let database = Fixtures.directory + "/../../Data/airfields.sqlite"
-    static let geoid = Fixtures.path("geoid/egm96_15.gtx")
+    static let database = GliderReplay.database
+    static let geoid = GliderReplay.geoid
     /// Every bundled flight a replay reads (the raw NMEA captures are refused by replay, so they have no panel).
     static let flights = [
         "flights/igc_lib__napret.igc", "flights/igc_lib__olsztyn.igc", "flights/igc-parser__20211015.igc",
@@ -30,39 +30,10 @@ struct PanelWidthTests {
     }
 
     /// The status of one flight (a path) as the control socket serves it, one every `everySeconds` of replayed time
-    /// and one at the end.
+    /// and one at the end: the replay `cockpitd replay` makes with the airfield database and the geoid, shared with the
+    /// wording and summary suites.
     static func statuses(_ path: String, everySeconds: Double = 60) throws -> [JSONValue] {
-        let source = try ReplaySources.open(path: path)
-        var settings = Settings(mode: .replay)
-        try settings.give("airfields", Self.database)
-        try settings.give("geoid", Self.geoid)
-        try settings.give("profile", "glider")
-        let runner = try RunnerAssembly.makeRunner(settings: settings, parts: .init(
-            configuration: settings.replayConfiguration(timing: source.coreConfiguration),
-            airfields: AirfieldService(path: Self.database), decoder: source.makeDecoder(),
-            handOffPolicy: .waitWhenFull, replayFile: path, recordingDevices: [:]), logger: quietLogger)
-        runner.publishesSnapshots = false
-        let info = DaemonInfo(mode: .replay(file: path, format: source.format, speed: 60), startedAt: .zero)
-        func panel() -> JSONValue {
-            let now = runner.lastInputTime ?? .zero
-            return DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now)
-        }
-        var panels: [JSONValue] = []
-        var nextObservation: MonotonicInstant?
-        while let timed = try source.next() {
-            let due = nextObservation ?? timed.time.adding(seconds: everySeconds)
-            if timed.time > due {
-                runner.advanceClock(to: due)
-                panels.append(panel())
-                nextObservation = due.adding(seconds: everySeconds)
-            } else if nextObservation == nil {
-                nextObservation = due
-            }
-            runner.ingest(timed)
-        }
-        runner.finish()
-        panels.append(panel())
-        return panels
+        try GliderReplay.of(path, everySeconds: everySeconds).statuses
     }
 
     @Test(arguments: flights)

@@ -56,10 +56,13 @@ struct PanelWordingTests {
         Self.check(try PanelWidthTests.statuses(Fixtures.path(file)), file)
     }
 
+    /// The spacing of the FLARM recording's statuses (the replay ReplaySummaryTextTests' summary of it comes from).
+    static let flarmEverySeconds = 5.0
+
     /// Every 5 s of the flight, the FLARM simulation's target among them (from 11:26:16 UTC, about 30 s on the radar).
     @Test func theDemoGliderWithFLARMTraffic() throws {
         let recording = try #require(ReplaySummaryTextTests.flarmRecording, "the FLARM recording could not be made")
-        let compared = Self.check(try PanelWidthTests.statuses(recording, everySeconds: 5), "demo own glider with FLARM")
+        let compared = Self.check(try PanelWidthTests.statuses(recording, everySeconds: Self.flarmEverySeconds), "demo own glider with FLARM")
         #expect(compared >= 5, "the FLARM's target was compared on \(compared) screens")
     }
 }

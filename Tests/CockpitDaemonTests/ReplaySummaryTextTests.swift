@@ -1,7 +1,9 @@
 import Glibc
 import Testing
 import CockpitCore
+import CockpitDaemon
 import CockpitTestSupport
+@testable import cockpitd
 
 /// The replay summary as `cockpitd replay FILE` prints it, read on an 80-column terminal: every bundled flight, the
 /// demo's own glider with a real FLARM's collision simulation on its FLARM port, and a cabin held at 25,000 ft.
@@ -15,10 +17,12 @@ struct ReplaySummaryTextTests {
     /// second, with the recording format's `flarm` kind. Nil when it cannot be made (the test then fails on it).
     static let flarmRecording: String? = {
         let recording = temporaryPath(".jsonl")
-        let made = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"),
-                                                  "--profile", "glider", "--log-level", "error", "--record", recording])
+        var options = ReplayOptions(path: Fixtures.path("flights/igc-parser__2017-07-15-lev__1_77fv6kh1.igc"), speed: .infinity,
+                                    recordPath: recording)
+        guard (try? options.settings.give("profile", "glider")) != nil else { return nil }
+        let made = try? ReplayRunner.run(options, logger: quietLogger)
         defer { unlink(recording) }
-        guard made.status == 0, let text = try? FixtureFile.read(recording),
+        guard made != nil, let text = try? FixtureFile.read(recording),
               let log = try? FixtureFile.read(Fixtures.path("radio-traffic/flarm/PowerMouse_Simulation_S1.txt")) else { return nil }
         var lines = text.split(separator: "\n").map(String.init)
         guard !lines.isEmpty else { return nil }
@@ -58,11 +62,18 @@ struct ReplaySummaryTextTests {
         return path
     }()
 
-    /// `cockpitd replay FILE` with the airfield database and the geoid, as the README's demo has them.
-    static func summary(_ path: String, json: Bool = false) throws -> String {
+    /// What `cockpitd replay FILE` prints with the airfield database and the geoid, as the README's demo has them: the
+    /// summary of the same replay (`ReplayRunner.run`, shared with the panel suites), as the command renders it. A
+    /// recording's statuses are taken every `everySeconds`, so that the wording suite's replay of it is this one.
+    static func summary(_ path: String, json: Bool = false, everySeconds: Double = 60) throws -> String {
+        let summary = try GliderReplay.of(path, everySeconds: everySeconds).summary
+        return json ? JSONWriter.string(.object(summary)) + "\n" : SummaryText.render(summary) + "\n"
+    }
+
+    /// The same summary printed by the command itself.
+    static func printed(_ path: String) throws -> String {
         let result = runProcess(Binaries.cockpitd, ["replay", path, "--profile", "glider", "--log-level", "error",
-                                                    "--airfields", PanelWidthTests.database, "--geoid", PanelWidthTests.geoid]
-                                                   + (json ? ["--json"] : []))
+                                                    "--airfields", GliderReplay.database, "--geoid", GliderReplay.geoid])
         try #require(result.status == 0, "\(result.stderr)")
         return result.stdout
     }
@@ -88,9 +99,9 @@ struct ReplaySummaryTextTests {
     /// none under the hypoxia heading (the flight stays below 4,300 ft). The count is the JSON summary's.
     @Test func trafficCalloutsHaveTheirOwnHeading() throws {
         let recording = try #require(Self.flarmRecording, "the FLARM recording could not be made")
-        let text = try Self.summary(recording)
+        let text = try Self.summary(recording, everySeconds: PanelWordingTests.flarmEverySeconds)
         Self.checkReadable(text, "demo own glider with FLARM")
-        let json = try JSONParser.parse(try Self.summary(recording, json: true))
+        let json = try JSONParser.parse(try Self.summary(recording, json: true, everySeconds: PanelWordingTests.flarmEverySeconds))
         let traffic = (json["hypoxiaAlerts"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "traffic.proximity" }
         try #require(!traffic.isEmpty, "the simulation raises at least one callout")
         let lines = Self.lines(text)
@@ -118,7 +129,7 @@ struct ReplaySummaryTextTests {
     @Test func hypoxiaAlertsStayUnderTheirHeading() throws {
         let igc = writeSyntheticIGC(seconds: 300, pressureAltitudeMeters: 7_620)
         defer { unlink(igc) }
-        let text = try Self.summary(igc)
+        let text = try Self.printed(igc)
         Self.checkReadable(text, "25,000 ft cabin")
         let lines = Self.lines(text)
         let heading = try #require(lines.firstIndex(of: "  hypoxia alerts    3"), "\(text)")
