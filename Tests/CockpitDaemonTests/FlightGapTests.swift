@@ -78,7 +78,7 @@ struct FlightGapTests {
 
     @Test(arguments: cuts)
     func aGapInFlightIsHeldAndShown(_ cut: Cut) throws {
-        let log = try IGCLog(fixture: cut.flight.file)
+        let log = try IGCLog.shared(cut.flight.file)
         guard let start = Self.gapStart(log, cut) else { return }   // 10 min do not fit into this flight
         let edited = log.cutting(from: start, seconds: cut.seconds)
         #expect(edited.records.count < log.records.count)
@@ -116,7 +116,7 @@ struct FlightGapTests {
     /// A gap on the grid (1 h 44 min parked with the logger on) and after a landing: no takeoff invented from the jump.
     @Test func aGapOnTheGroundInventsNoTakeoff() throws {
         let grid = FlightStateTests.flights.first { $0.file == "igc-parser__2017-07-15-lev__1_77fv6kh1.igc" }!
-        let log = try IGCLog(fixture: grid.file)
+        let log = try IGCLog.shared(grid.file)
         for (start, length) in [(IGCLog.seconds("09:00:00"), 600), (IGCLog.seconds("10:00:00"), 150), (IGCLog.seconds("10:15:00"), 30)] {
             let run = try replayEdited(log.cutting(from: start, seconds: length), profile: .glider)
             let takeoffs = transitions(run.summary, "takeoffs"), landings = transitions(run.summary, "landings")
@@ -125,7 +125,7 @@ struct FlightGapTests {
         }
         let selfLaunch = FlightStateTests.flights.first { $0.file == "igc-parser__654G6NG1.igc" }!
         let landing = IGCLog.seconds(selfLaunch.landing)
-        let after = try replayEdited(try IGCLog(fixture: selfLaunch.file).cutting(from: landing + 120, seconds: 150), profile: .glider)
+        let after = try replayEdited(try IGCLog.shared(selfLaunch.file).cutting(from: landing + 120, seconds: 150), profile: .glider)
         #expect(transitions(after.summary, "takeoffs").count == 1)
         #expect(transitions(after.summary, "landings").count == 1)
         #expect(after.final["flight"]?["gaps"]?["longest"]?["outcome"]?.stringValue == "still on the ground")
@@ -138,7 +138,7 @@ struct FlightGapTests {
                       ("igc_lib__napret.igc", -30, 60)])
     func aGapDuringTheLandingGivesAnEstimatedLanding(_ file: String, _ offset: Int, _ length: Int) throws {
         let flight = FlightStateTests.flights.first { $0.file == file }!
-        let log = try IGCLog(fixture: file)
+        let log = try IGCLog.shared(file)
         let start = log.records[log.index(at: IGCLog.seconds(flight.landing) + offset)].seconds
         let edited = log.cutting(from: start, seconds: length)
         let end = try #require(edited.records.first { $0.seconds > start }).seconds
@@ -161,7 +161,7 @@ struct FlightGapTests {
     /// the barometer shows the descent during the gap and when it ended, which places the landing.
     @Test func theBarometerThroughAGapPlacesTheLanding() throws {
         let flight = FlightStateTests.flights.first { $0.file == "aerofiles__skytraxx21-2023-04-15.igc" }!
-        let log = try IGCLog(fixture: flight.file)
+        let log = try IGCLog.shared(flight.file)
         let landing = IGCLog.seconds(flight.landing)
         let gap = (landing - 150)...(landing + 30)
         let run = try replayEdited(log, profile: .paraglider, dropFixes: gap, observeAt: landing - 60)
@@ -184,7 +184,7 @@ struct FlightGapTests {
     @Test(arguments: ["opensoar__aat_strepla.igc", "igc-parser__2017-07-17-lev__FR_77hv14x1.igc"])
     func aTakeoffInsideAGapIsEstimated(_ file: String) throws {
         let flight = FlightStateTests.flights.first { $0.file == file }!
-        let log = try IGCLog(fixture: flight.file)
+        let log = try IGCLog.shared(flight.file)
         let takeoff = IGCLog.seconds(flight.takeoff)
         let start = log.records[log.index(at: takeoff - 15)].seconds
         let run = try replayEdited(log.cutting(from: start, seconds: 60), profile: .glider)
@@ -202,7 +202,7 @@ struct FlightGapTests {
     @Test(arguments: [60, 300, 600, 900])
     func aTakeoffInsideAGapNamesTheAirfieldItLeft(_ seconds: Int) throws {
         let flight = FlightStateTests.flights.first { $0.file == "opensoar__aat_strepla.igc" }!
-        let log = try IGCLog(fixture: flight.file)
+        let log = try IGCLog.shared(flight.file)
         let start = log.records[log.index(at: IGCLog.seconds(flight.takeoff) - 15)].seconds
         let run = try replayEdited(log.cutting(from: start, seconds: seconds), profile: .glider,
                                    airfields: Fixtures.directory + "/../../Data/airfields.sqlite")

@@ -1,6 +1,11 @@
 import CockpitCore
 import CockpitIO
 import CockpitTestSupport
+import Synchronization
+
+private let sharedLogs = Mutex<[String: IGCLog]>([:])
+
+enum IGCLogError: Error { case outOfOrder(String) }
 
 /// A bundled IGC log edited at the text level, the way a logger that dropped out (a gap) or a wing flying slower into
 /// wind (a re-timed approach) would have written it. B records are read here independently of `IGCParser`
@@ -38,6 +43,16 @@ struct IGCLog {
             records.append(B(seconds: number(1, 2) * 3600 + number(3, 2) * 60 + number(5, 2), latitude: latitude, longitude: longitude,
                              valid: line[24] == UInt8(ascii: "A"), pressureMeters: signed(25), gnssMeters: signed(30)))
         }
+        if zip(records, records.dropFirst()).contains(where: { $0.seconds > $1.seconds }) { throw IGCLogError.outOfOrder(file) }
+    }
+
+    /// The bundled log `file`, read once per test process: the suites that edit the same flight many times share it
+    /// (a value: each edit is a copy).
+    static func shared(_ file: String) throws -> IGCLog {
+        if let log = sharedLogs.withLock({ $0[file] }) { return log }
+        let log = try IGCLog(fixture: file)
+        sharedLogs.withLock { $0[file] = log }
+        return log
     }
 
     static func seconds(_ time: String) -> Int {
@@ -53,7 +68,16 @@ struct IGCLog {
         return copy
     }
 
-    func index(at seconds: Int) -> Int { records.firstIndex { $0.seconds >= seconds } ?? records.count - 1 }
+    /// The first record at or after `seconds` (the last record when none is): a binary search, the records being in
+    /// time order (every bundled log is; `init` refuses one that is not).
+    func index(at seconds: Int) -> Int {
+        var low = 0, high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].seconds < seconds { low = middle + 1 } else { high = middle }
+        }
+        return low < records.count ? low : records.count - 1
+    }
 
     /// Re-times the path flown from `from` to `to` (record indices) so that the ground speed along it follows
     /// `knots(t)`; one record a second, positions and altitudes interpolated along the original path. Returns the log and
