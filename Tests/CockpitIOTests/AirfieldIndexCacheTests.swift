@@ -36,13 +36,14 @@ struct AirfieldIndexCacheTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
     }
 
-    /// Lookups at the brute-force test's positions, compared with a scan of the database's own airport table.
+    /// Lookups at the brute-force test's positions, compared with a scan of the database's own airport table (the
+    /// scan's answers worked out once, shared with AirfieldStoreTests).
     func answersLikeABruteForceScan(_ store: AirfieldStore) throws {
-        for position in AirfieldStoreTests.positions {
-            for filter in AirfieldStoreTests.filters {
+        for (index, position) in AirfieldStoreTests.positions.enumerated() {
+            for (filterIndex, filter) in AirfieldStoreTests.filters.enumerated() {
                 let fast = try store.nearest(latitude: position.1, longitude: position.2, filter: filter, declinationDegrees: nil,
                                              groundSpeedKnots: nil)
-                let slow = try store.bruteForceNearest(latitude: position.1, longitude: position.2, filter: filter)
+                let slow = try AirfieldStoreTests.bruteForce(index, filterIndex)
                 #expect(fast.map(\.airfield.id) == slow.map(\.id), "\(position.0) with \(filter)")
             }
         }
