@@ -5,6 +5,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// ADS-B from Debian's real dump1090-mutability, fed the Mode S frames of a real 1090 MHz recording (one aircraft,
 /// 4D2023 "AMC421", descending off Sicily: ../shared/data/radio-traffic/SOURCE.md), read by the live daemon over
@@ -182,10 +183,9 @@ struct ADSBIntegrationTests {
         let live = flown.radio?["sources"]?["adsb-sbs"]
         let efb = DatagramCapture()
         efb.startCollecting()
-        let replay = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical",
-                                                    "--gdl90-to", "127.0.0.1:\(efb.port)"])
-        #expect(replay.status == 0, "\(replay.stderr)")
-        let summary = try JSONParser.parse(replay.stdout.trimmingNewline())["radioTraffic"]
+        // `cockpitd replay RECORDING --gdl90-to EFB`: its command line read and its replay run as the command does.
+        let (file, settings) = try SettingsCommandLine.replay([recording, "--gdl90-to", "127.0.0.1:\(efb.port)"])
+        let summary = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: quietLogger).summary["radioTraffic"]
         #expect(summary?["observations"]?.int64Value == live?["observations"]?.int64Value)
         #expect(summary?["rejectedLines"] == .integer(0))
         #expect(summary?["aircraftWithPosition"] == .array([.string("icao 4D2023")]))

@@ -145,7 +145,7 @@ struct FlightStateTests {
 @Suite("Ground vehicles through real gpsd", .serialized)
 struct GroundCaptureTests {
     @Test(arguments: ["gpsd__bt451.log", "gpsd__bundg_zeus_9.log", "gpsd__haicom-305N.log", "gpsd__myguide-3100.log"])
-    func neverAirborne(_ file: String) throws {
+    func neverAirborne(_ file: String) async throws {
         let gpsd = RealGPSD()
         gpsd.start()
         defer { gpsd.stop() }
@@ -153,7 +153,7 @@ struct GroundCaptureTests {
         let daemon = try LiveDaemon(options: LiveOptions(socketPath: socket, gpsd: gpsd.endpoint), logger: quietLogger)
         try daemon.start()
         defer { daemon.stop() }
-        #expect(waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
+        #expect(await waitFor(seconds: 5) { gpsStatus(socket)?["source"]?["connected"] == .bool(true) })
         let text = try LineReader.readAll(path: Fixtures.path("flights/" + file))
         var sent = 0
         var lastFixTime: Substring?   // hh:mm:ss of the capture's last valid RMC
@@ -165,12 +165,14 @@ struct GroundCaptureTests {
                 let time = fields[1]
                 lastFixTime = "\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4).prefix(2))"
             }
-            usleep(1_000)
+            // 100 sentences at a time, 25 ms apart: gpsd reads them off its UDP port long before the next 100 come
+            // (the socket's buffer holds a few hundred), and the test's thread is free meanwhile.
+            if sent % 100 == 0 { try await Task.sleep(nanoseconds: 25_000_000) }
         }
         #expect(sent > 50)
         // Everything sent is in once the capture's last fix is the one shown.
         let last = try #require(lastFixTime, "\(file): no valid RMC")
-        _ = waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue?.contains("T\(last)") == true }
+        _ = await waitFor(seconds: 5) { gpsStatus(socket)?["utc"]?.stringValue?.contains("T\(last)") == true }
         let status = try ControlClient(path: socket).request("status")["status"]
         #expect((status?["gps"]?["fixes"]?.int64Value ?? 0) > 5, "\(file): no fixes reached the core")
         #expect(status?["flight"]?["takeoffs"] == .integer(0))

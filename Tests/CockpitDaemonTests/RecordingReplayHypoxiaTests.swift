@@ -4,15 +4,17 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// A cockpitd recording replays with the hypoxia settings it was flown with, but an option given for the replay wins:
 /// `--rules easa` or `--hypoxia-alert-percent 25` on a recording must not be ignored without a word.
 @Suite("Hypoxia options when replaying a recording")
 struct RecordingReplayHypoxiaTests {
+    /// `cockpitd replay ARGUMENTS`' alerts: the command line read as the command reads it, the replay run as it runs
+    /// it, in this process.
     static func alertKinds(_ arguments: [String]) throws -> [String] {
-        let result = runProcess(Binaries.cockpitd, ["replay"] + arguments + ["--json"])
-        try #require(result.status == 0, "\(result.stderr)")
-        let summary = try JSONParser.parse(result.stdout)
+        let (file, settings) = try SettingsCommandLine.replay(arguments)
+        let summary = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: quietLogger).summary
         return try #require(summary["hypoxiaAlerts"]?.arrayValue).compactMap { $0["kind"]?.stringValue }
     }
 

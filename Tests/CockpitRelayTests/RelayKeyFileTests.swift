@@ -72,12 +72,12 @@ struct RelayKeyFileTests {
         defer { kill(relayB, SIGTERM); var status: Int32 = 0; waitpid(relayB, &status, 0) }
         #expect(await waitFor(seconds: 30) { readFile(outputB).contains("listening") }, "\(readFile(outputB))")
         #expect(postgres.psql("SELECT count(*) FROM device_key").output == "2\n")
-        // After relay A's next registry read (every 10 s) it still accepts its own key, and B's too.
-        try await Task.sleep(nanoseconds: 11_000_000_000)
+        // Relay A's next registry read (every 10 s) brings B's key, stored under its own name: awaited as the moment A
+        // accepts it (A read its file and the registry before B's key was there). A still accepts its own key.
         var identifier: UInt32 = 0x300000
         func next() -> UInt32 { identifier += 1; return identifier }
+        #expect(await waitFor(seconds: 15, every: 0.5) { Self.answered(port: portA, key: otherKeyHex, identifier: next()) })
         #expect(Self.answered(port: portA, key: testKeyHex, identifier: next()))
-        #expect(Self.answered(port: portA, key: otherKeyHex, identifier: next()))
         // Revoked in the registry: refused within a registry read.
         _ = postgres.psql("DELETE FROM device_key")
         #expect(await waitFor(seconds: 25) { !Self.answered(port: portA, key: testKeyHex, identifier: next()) })
