@@ -7,6 +7,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The modules every replay runs through, optimised in the debug build too: the tests replay whole recorded flights
+// through them hundreds of times, and unoptimised they run about six times slower than shipped. Still built with
+// -enable-testing (debug), so `@testable import` works; `assert` is off in them as in the shipped build.
+let strictOptimised: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 // The daemon's release link (docs/performance.md, "Idle memory"): lld with a symbol-ordering file that puts the code
 // start-up and flight run together (Packaging/link/cockpitd.order, made by Scripts/link-order.sh), relative
 // relocations packed (DT_RELR: glibc 2.36, Debian 12 and Raspberry Pi OS bookworm), and no dynamic symbol table of
@@ -69,7 +74,7 @@ let package = Package(
         .target(
             name: "CockpitCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
-            swiftSettings: strict
+            swiftSettings: strictOptimised
         ),
 
         // Pure wire decoders: the raw records an input writes to a recording and their decoding into core events (gpsd's
@@ -78,7 +83,7 @@ let package = Package(
         .target(
             name: "CockpitWire",
             dependencies: ["CockpitCore", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict
+            swiftSettings: strictOptimised
         ),
 
         // The control protocol shared by the daemon and cockpitctl: envelope, version, error codes, request types.
@@ -94,7 +99,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: strict
+            swiftSettings: strictOptimised
         ),
 
         // The aircraft's devices: the gpsd connection, the BMP280 (I2C, IIO), ALSA and GPIO lines. Their bytes are
@@ -120,11 +125,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: strictOptimised
         ),
 
         // Blocking control-socket client and panel renderer used by cockpitctl (and the tests).
-        .target(name: "CockpitClient", dependencies: ["CockpitCore", "CockpitProtocol"], swiftSettings: strict),
+        .target(name: "CockpitClient", dependencies: ["CockpitCore", "CockpitProtocol"], swiftSettings: strictOptimised),
 
         .executableTarget(
             name: "cockpitd",
