@@ -156,7 +156,8 @@ if [ -f "$shared/terrain/N50E008.hgt" ] && [ -f "$shared/ourairports/airports.cs
     echo "frequencies-url = http://127.0.0.1:$port/airport-frequencies.csv"
     echo "terrain-url = http://127.0.0.1:$port/{lat}/{tile}.hgt.gz"
   } >> "$root/etc/cockpit/cockpitd.conf"
-  check "cockpitd --check-config accepts the updater's keys" in_root cockpitd --check-config --config /etc/cockpit/cockpitd.conf
+  check "cockpitd --check-config accepts the updater's keys" \
+    bash -c 'chroot "$1" cockpitd --check-config --config /etc/cockpit/cockpitd.conf | grep -qx "  terrain-region = EDFA:300"' _ "$root"
   update_started=$(date +%s%N)
   update_status=0
   in_root runuser -u cockpit -- cockpitd data update > "$work/update.log" 2>&1 || update_status=$?
