@@ -77,9 +77,11 @@ public struct FISBTextReport: Sendable, Equatable {
 
     /// Reads one record; nil for a record that holds nothing but blanks.
     public init?(record: Substring) {
-        let trimmed = record.drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed()
-        guard !trimmed.isEmpty else { return nil }
-        text = String(trimmed)
+        // The blanks around the record cut off by index: a String made from a reversed view is built a character at a
+        // time (two thirds of an uplink's decoding).
+        guard let first = record.firstIndex(where: { !Self.isBlank($0) }),
+              let last = record.lastIndex(where: { !Self.isBlank($0) }) else { return nil }
+        text = String(record[first...last])
         var words = text.split(whereSeparator: Self.isBlank).makeIterator()
         typeWord = String(words.next() ?? "")
         modifiers = []
