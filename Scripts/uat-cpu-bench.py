@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -181,6 +182,7 @@ def main():
                                                               sum(1 for _, line in uat_timed if line.startswith("-")),
                                                               uat_lines - uplinks - sum(1 for _, line in uat_timed if line.startswith("-"))))
     print("uat per second / 1090 per second = %.4f (goal < 0.1)" % (per_second["uat"] / per_second["1090"]))
+    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
