@@ -24,7 +24,11 @@ struct FileIdentity: Equatable {
 extension AirfieldService {
     /// What a running daemon needs to pick up a replaced database without a restart.
     struct Reload {
-        let path: String?
+        /// The file in use (or the one to use once it appears).
+        var path: String?
+        /// Files to use instead of `path` as soon as one appears, best first: the search path's entries ahead of it
+        /// (the first update writes /var/lib/cockpit/airfields.sqlite while the daemon answers from /usr/share's copy).
+        var better: [String] = []
         let cacheDirectory: String?
         let logger: Logger?
         /// The file the store in use was opened from.
@@ -32,7 +36,7 @@ extension AirfieldService {
         /// A file refused once (damaged, foreign): not tried again until it changes.
         var refused: FileIdentity?
         /// The replacement while its quick_check runs on a thread of its own; the old store answers meanwhile.
-        var candidate: (store: AirfieldStore, identity: FileIdentity, check: DeferredCheck)?
+        var candidate: (path: String, store: AirfieldStore, identity: FileIdentity, check: DeferredCheck)?
         var lastLook: MonotonicInstant?
 
         init(path: String?, cacheDirectory: String?, logger: Logger?, opened: FileIdentity?) {
@@ -50,21 +54,29 @@ extension AirfieldService {
     /// a thread of its own while the store in use keeps answering, and takes its place once its check passes. A file
     /// that fails is logged and left alone; the store in use stays.
     func reloadIfReplaced(now: MonotonicInstant = MonotonicClock.now(), lookEverySeconds: Double = reloadLookSeconds) {
-        guard let path = reload.path else { return }
+        guard reload.path != nil || !reload.better.isEmpty else { return }
         if let candidate = reload.candidate {
             guard let verdict = candidate.check.verdict else { return }
             reload.candidate = nil
             if let problem = verdict {
                 reload.refused = candidate.identity
-                reload.logger?.error("\(path) was replaced by a file that fails its check: \(Self.oneLine(problem)); the database in use stays")
+                reload.logger?.error("\(candidate.path) was replaced by a file that fails its check: \(Self.oneLine(problem)); the database in use stays")
                 return
             }
-            adopt(candidate.store, identity: candidate.identity)
+            adopt(candidate.store, identity: candidate.identity, path: candidate.path)
             return
         }
         if let last = reload.lastLook, now.seconds(since: last) < lookEverySeconds { return }
         reload.lastLook = now
-        guard let identity = FileIdentity(path: path), identity != reload.opened, identity != reload.refused else { return }
+        let better = reload.better.lazy.compactMap { path in FileIdentity(path: path).map { (path, $0) } }
+            .first { $0.1 != reload.refused }
+        let path: String, identity: FileIdentity
+        if let better {
+            (path, identity) = better
+        } else {
+            guard let inUse = reload.path, let now = FileIdentity(path: inUse), now != reload.opened, now != reload.refused else { return }
+            (path, identity) = (inUse, now)
+        }
         let store: AirfieldStore
         do { store = try AirfieldStore(path: path, verify: false) } catch {
             reload.refused = identity
@@ -76,16 +88,18 @@ extension AirfieldService {
             store.indexLoaded = { source in logger.log(level: source.hasPrefix("stored") ? .info : .notice, "airfield index: \(source)") }
         }
         let check = DeferredCheck { AirfieldStore.integrityProblem(path: path) }
-        reload.candidate = (store, identity, check)
+        reload.candidate = (path, store, identity, check)
         check.startThread(logger: reload.logger)
     }
 
-    private func adopt(_ store: AirfieldStore, identity: FileIdentity) {
+    private func adopt(_ store: AirfieldStore, identity: FileIdentity, path: String) {
         openedStore = store
         openError = nil
         checkVerdict = .some(nil)
         reload.opened = identity
         reload.refused = nil
+        if let index = reload.better.firstIndex(of: path) { reload.better = Array(reload.better[..<index]) }
+        reload.path = path
         reload.logger?.info("airfield database \(store.path) replaced: \(store.airportCount) airfields, data of \(store.dataDate), integrity checked")
     }
 

@@ -24,11 +24,15 @@ public final class AirfieldService: LookupService {
     /// `cacheDirectory`: where the index may be kept as a mapped file (`AirfieldStore.cacheDirectory`).
     /// `logger`: the database's verdict (sound, with its size and data date, or damaged and why) and where its index
     /// came from are logged once each — a file the deferred check rejects is otherwise only in the status.
-    public init(path: String?, checkInBackground: Bool = false, cacheDirectory: String? = nil, logger: Logger? = nil) {
+    /// `preferred`: files to switch to as soon as one appears, best first (live mode with the default search path: the
+    /// entries ahead of `path`, or all of them when none existed at start).
+    public init(path: String?, preferred: [String] = [], checkInBackground: Bool = false, cacheDirectory: String? = nil,
+                logger: Logger? = nil) {
         // The live daemon (checking in the background) picks up a replaced file; a replay keeps the file it started
         // with, so that it answers the same all through.
         reload = Reload(path: checkInBackground ? path : nil, cacheDirectory: cacheDirectory, logger: logger,
                         opened: path.flatMap(FileIdentity.init(path:)))
+        if checkInBackground { reload.better = preferred }
         guard let path else {
             openedStore = nil
             openError = "no airfield database configured (--airfields FILE)"

@@ -64,7 +64,8 @@ public final class LiveDaemon: Sendable {
         // systemd's CacheDirectory= (the unit's /var/cache/cockpit): the airfield index is mapped from a file there
         // instead of held in memory (AirfieldIndexCache). Several directories come colon-separated: the first.
         let cacheDirectory = getenv("CACHE_DIRECTORY").map { String(cString: $0).split(separator: ":").first.map(String.init) ?? "" }
-        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath, checkInBackground: true,
+        let airfields = AirfieldService(path: settings[AirfieldSettings.self].resolvedPath,
+                                        preferred: settings[AirfieldSettings.self].betterPaths, checkInBackground: true,
                                         cacheDirectory: cacheDirectory.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
         airfieldCheck = airfields.deferredCheck
         let commands = CommandInlet()

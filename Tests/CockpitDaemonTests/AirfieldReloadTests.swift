@@ -45,4 +45,32 @@ import Testing
         #expect(service.store?.dataDate == "2026-11-01")
         #expect((try? service.store?.airfield(ident: "00AL")) != nil)
     }
+
+    /// The first update writes the first file of the search path while the daemon answers from a later one (the
+    /// package's copy in /usr/share): the daemon switches to it, and a daemon that started with no database at all
+    /// takes one that appears.
+    @Test func aBetterFileThatAppearsIsTakenUp() throws {
+        let directory = temporaryPath("-better")
+        mkdir(directory, 0o755)
+        defer { _ = runProcess("/bin/rm", ["-rf", directory]) }
+        let shipped = directory + "/shipped.sqlite", refreshed = directory + "/refreshed.sqlite"
+        try imported(shipped, dataDate: "2026-08-07")
+        let service = AirfieldService(path: shipped, preferred: [refreshed], checkInBackground: true)
+        service.deferredCheck?.run()
+        #expect(service.store?.dataDate == "2026-08-07")
+        service.lookForReplacement()
+        #expect(service.store?.dataDate == "2026-08-07")
+
+        try imported(directory + "/new.sqlite", dataDate: "2026-11-01")
+        #expect(rename(directory + "/new.sqlite", refreshed) == 0)
+        service.lookForReplacement()
+        #expect(waitFor(seconds: 5) { service.store?.dataDate == "2026-11-01" })
+        #expect(service.store?.path == refreshed)
+
+        let none = AirfieldService(path: nil, preferred: [directory + "/later.sqlite"], checkInBackground: true)
+        #expect(none.store == nil)
+        try imported(directory + "/later.sqlite", dataDate: "2026-11-02")
+        none.lookForReplacement()
+        #expect(waitFor(seconds: 5) { none.store?.dataDate == "2026-11-02" })
+    }
 }

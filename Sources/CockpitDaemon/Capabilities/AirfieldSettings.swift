@@ -19,6 +19,14 @@ public struct AirfieldSettings: SettingsGroup {
         return ShippedFiles.first(Self.searchPath)
     }
 
+    /// The files a running daemon switches to when one appears (a first `cockpitd data update` writes the first):
+    /// with the default search path, those ahead of the one opened; with a file given, none.
+    public var betterPaths: [String] {
+        guard path == nil else { return [] }
+        let opened = resolvedPath
+        return Self.searchPath.prefix { $0 != opened }.filter { $0.hasPrefix("/") }
+    }
+
     public static let options: [SettingOption<AirfieldSettings>] = [
         .init("airfields", .value(name: "FILE"), documentedDefault: "the first of \(searchPath.joined(separator: ", ")) that exists",
               replay: .recorded,
