@@ -55,6 +55,7 @@ public final class GlideService: LookupService {
     }
 
     public func answer(_ lookup: GlideLookup) -> GlideUpdate {
+        terrain?.lookAgainForMissingTiles()
         guard let store = airfields?.store else {
             return GlideUpdate(lookup: lookup, results: [], candidates: 0, databaseAvailable: false, terrainAvailable: terrain != nil,
                                error: airfields?.unavailableReason ?? "no airfield database configured (--airfields FILE)")

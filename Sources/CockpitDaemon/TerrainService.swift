@@ -5,6 +5,9 @@ public import CockpitIO
 public final class TerrainService: EventEnricher {
     public let terrain: TerrainModel?
     public let geoid: GeoidModel?
+    /// Tiles that were missing are looked for again every this many fixes if the folder changed (a data update).
+    static let fixesBetweenLooks = 60
+    private var fixesSinceLook = 0
 
     public init(terrainDirectory: String?, geoidPath: String?, maximumTiles: Int = 4) {
         terrain = terrainDirectory.map { TerrainModel(directory: $0, maximumTiles: maximumTiles) }
@@ -15,7 +18,13 @@ public final class TerrainService: EventEnricher {
     /// IGC file): with a geoid, MSL = HAE − N, marked as worked out, for everything after (status, flight state,
     /// hypoxia fallback, traffic, log, summary).
     public func enrich(_ event: inout Event, emit: (Event) -> Void) {
-        guard case .gps(.fix(let fix)) = event, fix.hasValidPosition, let sample = sample(for: fix) else { return }
+        guard case .gps(.fix(let fix)) = event, fix.hasValidPosition else { return }
+        fixesSinceLook += 1
+        if fixesSinceLook >= Self.fixesBetweenLooks {
+            fixesSinceLook = 0
+            terrain?.lookAgainForMissingTiles()
+        }
+        guard let sample = sample(for: fix) else { return }
         emit(.terrain(sample))
         if let derived = fix.withMSLAltitude(fromGeoidSeparationMeters: sample.geoidSeparationMeters) { event = .gps(.fix(derived)) }
     }

@@ -1,5 +1,5 @@
 public import CockpitCore
-public import CockpitIO
+import CockpitIO
 import Foundation
 import Glibc
 

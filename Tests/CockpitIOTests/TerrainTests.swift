@@ -80,6 +80,29 @@ struct TerrainTests {
         #expect(TerrainModel.tileName(south: -1, west: -180) == "S01W180.hgt")
     }
 
+    /// A tile that arrives in the folder after it was found missing (a data update moved it in) is read once the
+    /// folder is looked at again; until the folder changes, a missing tile costs no `open` per point.
+    @Test func aTileThatArrivesIsReadAfterTheFolderIsLookedAtAgain() throws {
+        let directory = temporaryPath("-arriving-tile")
+        mkdir(directory, 0o755)
+        defer {
+            unlink(directory + "/N19W156.hgt")
+            rmdir(directory)
+        }
+        let mountain = (latitude: 19.8207, longitude: -155.4681)
+        let expected = try #require(TerrainModel(directory: Self.directory).elevationMeters(latitude: mountain.latitude, longitude: mountain.longitude))
+        let terrain = TerrainModel(directory: directory)
+        #expect(terrain.elevationMeters(latitude: mountain.latitude, longitude: mountain.longitude) == nil)
+        terrain.lookAgainForMissingTiles()
+        #expect(terrain.elevationMeters(latitude: mountain.latitude, longitude: mountain.longitude) == nil)
+
+        // Moved in whole, as the updater does (written aside, then renamed).
+        #expect(AtomicFile.write(try LineReader.readAll(path: Self.directory + "/N19W156.hgt"), to: directory + "/N19W156.hgt", modeBits: 0o644) == nil)
+        #expect(terrain.elevationMeters(latitude: mountain.latitude, longitude: mountain.longitude) == nil)
+        terrain.lookAgainForMissingTiles()
+        #expect(terrain.elevationMeters(latitude: mountain.latitude, longitude: mountain.longitude) == expected)
+    }
+
     /// shared/data/geoid/SOURCE.md spot values (grid nodes exact; bilinear values as computed there).
     @Test func geoidUndulations() throws {
         let geoid = try #require(GeoidModel(path: Fixtures.directory + "/geoid/egm96_15.gtx"))

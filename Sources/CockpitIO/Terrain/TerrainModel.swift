@@ -1,4 +1,5 @@
 public import CockpitCore
+import Glibc
 
 /// SRTM terrain from `.hgt` tiles in a directory: big-endian int16 metres above the EGM96 geoid, 1201² (3″) or 3601²
 /// (1″) posts, named after the south-west corner (`N19W156.hgt`), rows north to south, edge posts shared with the
@@ -70,6 +71,30 @@ public final class TerrainModel {
         self.directory = directory
         self.maximumTiles = max(1, maximumTiles)
         self.memoryBudgetBytes = memoryBudgetBytes
+        folderModified = Self.modified(directory)
+    }
+
+    /// The folder's modification time when it was last looked at: a tile moved in (`cockpitd data update`) changes it.
+    private var folderModified: Int64?
+
+    /// Forgets the tiles found missing if the folder has changed since it was last looked at, so that a tile that has
+    /// since arrived is read at the next look; one `stat`. The running daemon asks now and then (TerrainService,
+    /// GlideService), not per point.
+    public func lookAgainForMissingTiles() {
+        let now = Self.modified(directory)
+        guard now != folderModified else { return }
+        folderModified = now
+        let missing = tiles.compactMap { $0.value == nil ? $0.key : nil }
+        guard !missing.isEmpty else { return }
+        for key in missing { tiles.removeValue(forKey: key) }
+        recent.removeAll { missing.contains($0) }
+        if lastPosts == nil { lastSouth = .min; lastWest = .min }
+    }
+
+    private static func modified(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
     public static func tileName(south: Int, west: Int) -> String {
