@@ -6,6 +6,7 @@ import CockpitIO
 import CockpitProtocol
 @testable import CockpitDaemon
 import CockpitTestSupport
+@testable import cockpitd
 
 /// The flight log's requests are answered off the event loop (an export of a long flight held every GPS fix, traffic
 /// report and other client for tens of milliseconds); the cheap ones stay on it.
@@ -48,8 +49,12 @@ struct FlightLogOffLoopTests {
         let log = temporaryPath(".sqlite"), socketPath = temporaryPath(".sock")
         defer { for suffix in ["", "-wal", "-shm"] { unlink(log + suffix) } }
         _ = try replayIntoLog(FlightLogExportTests.napret, profile: .paraglider, log: log)
-        let offline = runProcess(Binaries.cockpitd, ["flight-log", "export", log, "1", "--format", "gpx"])
-        #expect(offline.status == 0, "\(offline.stderr)")
+        // The offline export, `cockpitd flight-log export LOG 1 --format gpx -o FILE`, run in this process.
+        let exported = temporaryPath(".gpx")
+        defer { unlink(exported) }
+        let command = try FlightLog.Export.parse([log, "1", "--format", "gpx", "-o", exported])
+        try command.run()
+        let offline = readFile(exported)
         var options = LiveOptions(socketPath: socketPath, gpsd: nil)
         options.settings[FlightLogSettings.self].path = log
         let daemon = try LiveDaemon(options: options, logger: quietLogger)
@@ -62,7 +67,7 @@ struct FlightLogOffLoopTests {
         let export = try client.readResponse()
         let text = try #require(export["export"]?["text"]?.stringValue)
         #expect(text.utf8.count > 400_000)
-        #expect(text == offline.stdout || text + "\n" == offline.stdout, "the export over the socket is the offline export")
+        #expect(text == offline || text + "\n" == offline, "the export over the socket is the offline export")
         let flights = try client.readResponse()
         #expect(flights["id"] == .integer(2))
         #expect(flights["flights"]?.arrayValue?.count == 1)

@@ -1,9 +1,14 @@
 import Testing
 import Glibc
+import Logging
+import CockpitDaemon
+import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
-/// The log's rate limit through the real `cockpitd`: a sensor that comes and goes faster than the 10 s window must
-/// not leave the log's last word on it wrong, and no occurrence may go uncounted.
+/// The log's rate limit: a sensor that comes and goes faster than the 10 s window must not leave the log's last word
+/// on it wrong, and no occurrence may go uncounted. The log is `cockpitd replay`'s, made as the command makes it (its
+/// journal handler and sink, the held-back repeats written when the replay ends), in this process, the sink on a file.
 @Suite("Log repeats held back by the rate limit")
 struct JournalRepeatsTests {
     /// The bundled napret flight's first 100 s with two 10 s gaps in its B records (GPS and pressure altitude both
@@ -18,9 +23,18 @@ struct JournalRepeatsTests {
         defer { unlink(path) }
         writeFile(path, String(decoding: log.bytes, as: UTF8.self))
 
-        let result = runProcess(Binaries.cockpitd, ["replay", path, "--airfields", "none"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let logPath = temporaryPath(".log")
+        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(logFD); unlink(logPath) }
+        let (file, settings) = try SettingsCommandLine.replay([path, "--airfields", "none"])
+        let sink = LogSink(style: .console, fileDescriptor: logFD)
+        let level = settings[LoggingSettings.self].level
+        var logger = Logger(label: "cockpitd.replay") { JournalLogHandler(label: $0, sink: sink, level: level) }
+        logger.logLevel = level
+        _ = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: logger)
+        logger.writeHeldBackRepeats(all: true)
+        let written = readFile(logPath)
+        let lines = written.split(separator: "\n").map(String.init)
 
         /// Occurrences of a message: each line with it, plus the repeats that line says were suppressed.
         func occurrences(_ message: String) -> Int {
@@ -32,12 +46,12 @@ struct JournalRepeatsTests {
                 return total + count + (line.hasSuffix(" ago)") ? 0 : 1)
             }
         }
-        #expect(occurrences("GPS fix acquired") == 3, "\(result.stderr)")
-        #expect(occurrences("GPS fix lost") == 2, "\(result.stderr)")
-        #expect(occurrences("cabin pressure available") == 3, "\(result.stderr)")
-        #expect(occurrences("cabin pressure stale") == 2, "\(result.stderr)")
+        #expect(occurrences("GPS fix acquired") == 3, "\(written)")
+        #expect(occurrences("GPS fix lost") == 2, "\(written)")
+        #expect(occurrences("cabin pressure available") == 3, "\(written)")
+        #expect(occurrences("cabin pressure stale") == 2, "\(written)")
         // The last word on each: present (before, "GPS fix lost" and "cabin pressure stale" ended the log).
-        #expect(lines.last { $0.contains("GPS fix") }?.contains("GPS fix acquired") == true, "\(result.stderr)")
-        #expect(lines.last { $0.contains("cabin pressure") }?.contains("cabin pressure available") == true, "\(result.stderr)")
+        #expect(lines.last { $0.contains("GPS fix") }?.contains("GPS fix acquired") == true, "\(written)")
+        #expect(lines.last { $0.contains("cabin pressure") }?.contains("cabin pressure available") == true, "\(written)")
     }
 }

@@ -4,6 +4,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// A pressurised cabin's altitude is not the aircraft's pressure altitude, and an IGC file's pressure altitude is what
 /// airspace checks read. The bundled 1_77fv6kh1 glider flight (to 5,010 ft) is edited at the text level so that its
@@ -22,8 +23,9 @@ struct PressurisedCabinExportTests {
         close(fd)
         let summary = try replayIntoLog(source, profile: .glider, log: flightLog)
         #expect(summary["takeoffs"]?.arrayValue?.count == 1)
-        let result = runProcess(Binaries.cockpitd, ["flight-log", "export", flightLog, "1", "--format", "igc", "-o", igc])
-        #expect(result.status == 0, "\(result.stderr)")
+        // `cockpitd flight-log export LOG 1 --format igc -o FILE`, its command line parsed and run in this process.
+        let command = try FlightLog.Export.parse([flightLog, "1", "--format", "igc", "-o", igc])
+        try command.run()
         return readFile(igc)
     }
 
