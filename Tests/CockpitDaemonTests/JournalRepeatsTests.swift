@@ -1,14 +1,12 @@
 import Testing
 import Glibc
-import Logging
 import CockpitDaemon
-import CockpitIO
 import CockpitTestSupport
 @testable import cockpitd
 
 /// The log's rate limit: a sensor that comes and goes faster than the 10 s window must not leave the log's last word
 /// on it wrong, and no occurrence may go uncounted. The log is `cockpitd replay`'s, made as the command makes it (its
-/// journal handler and sink, the held-back repeats written when the replay ends), in this process, the sink on a file.
+/// journal handler and sink, the held-back repeats written when the replay ends), in this process (`LogCapture`).
 @Suite("Log repeats held back by the rate limit")
 struct JournalRepeatsTests {
     /// The bundled napret flight's first 100 s with two 10 s gaps in its B records (GPS and pressure altitude both
@@ -23,17 +21,10 @@ struct JournalRepeatsTests {
         defer { unlink(path) }
         writeFile(path, String(decoding: log.bytes, as: UTF8.self))
 
-        let logPath = temporaryPath(".log")
-        let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(logFD); unlink(logPath) }
         let (file, settings) = try SettingsCommandLine.replay([path, "--airfields", "none"])
-        let sink = LogSink(style: .console, fileDescriptor: logFD)
-        let level = settings[LoggingSettings.self].level
-        var logger = Logger(label: "cockpitd.replay") { JournalLogHandler(label: $0, sink: sink, level: level) }
-        logger.logLevel = level
-        _ = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: logger)
-        logger.writeHeldBackRepeats(all: true)
-        let written = readFile(logPath)
+        let capture = LogCapture(level: settings[LoggingSettings.self].level)
+        _ = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: capture.logger)
+        let written = capture.finish()
         let lines = written.split(separator: "\n").map(String.init)
 
         /// Occurrences of a message: each line with it, plus the repeats that line says were suppressed.

@@ -4,6 +4,7 @@ import CockpitClient
 import CockpitCore
 import CockpitDaemon
 import CockpitTestSupport
+@testable import cockpitd
 
 /// `cockpitd replay --from HH:MM:SS`: a paced replay that starts mid-flight without pretending the flight starts
 /// there. Everything before the given fix is applied at once, in order, so the control socket's first status is
@@ -60,11 +61,13 @@ struct ReplayFromTests {
         let path = try Self.cut()
         let control = temporaryPath(".sock")
         defer { unlink(path); unlink(control) }
-        let run = runProcess(Binaries.cockpitd, ["replay", path, "--speed", "1", "--from", "23:00:00", "--socket", control,
-                                                 "--profile", "glider", "--json", "--log-level", "notice"])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("--from 23:00:00 is after the recording's last fix"), "\(run.stderr)")
-        let summary = try #require(try JSONParser.parse(run.stdout).objectValue)
+        // `cockpitd replay … --speed 1 --from 23:00:00 --socket …`, its command line and replay run in this process.
+        let (file, settings) = try SettingsCommandLine.replay([path, "--speed", "1", "--from", "23:00:00", "--socket", control,
+                                                               "--profile", "glider", "--json", "--log-level", "notice"])
+        let capture = LogCapture(level: settings[LoggingSettings.self].level)
+        let summary = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: capture.logger).summary
+        let log = capture.finish()
+        #expect(log.contains("--from 23:00:00 is after the recording's last fix"), "\(log)")
         #expect(summary["lastFixUTC"] == .string("2017-07-15T10:30:00Z"), "\(summary["lastFixUTC"] ?? .null)")
         #expect(transitions(summary, "takeoffs").count == 1)
     }
