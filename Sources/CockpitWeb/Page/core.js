@@ -63,7 +63,7 @@ function renderBox(st){const g=st.gps||{},src=g.source||{},b=st.baro||{},d=st.da
   if(src.length)parts.push(kv([['aircraft now',rt.targetCount]]))}
  const c=d.control||{};parts.push(h('h2','Control socket'),kv(Object.entries(c)));
  const a=st.airfields||{},dt=st.data||{},af=dt.airfields||{},te=dt.terrain,res=o=>o.result?o.result+(o.reason?': '+o.reason:''):'never updated';
- parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]].concat(dt.airfields?[['source',af.source],['last update',af.lastAttempt],['result',res(af)],['next update',af.nextUpdate]]:[])));
+ parts.push(h('h2','Airfield database'),kv([['date',a.databaseDate],['age (days)',a.databaseAgeDays],['out of date',a.databaseOutOfDate]].concat(dt.airfields?[['data date installed',af.updated],['source',af.source],['last update',af.lastAttempt],['result',res(af)],['next update',af.nextUpdate]]:[])));
  if(te)parts.push(h('h2','Terrain'),kv([['folder',te.directory+(te.inUse?'':' (not in use)')],['tiles',te.tiles],['tile names',(te.tileNames||[]).join(' ')||'—'],['region',te.region],['region tiles',te.regionTiles],['data date',te.dataDate],['source',te.source],['last update',te.lastAttempt],['result',res(te)],['next update',te.nextUpdate]]));
  const k=S.disk;parts.push(h('h2','Disk'));
  if(!k)parts.push(h('p','—'));else if(k.error)parts.push(h('p',k.error));else if(!k.flightLog)parts.push(h('p','no flight log'));

@@ -1,7 +1,7 @@
 // The in-page test script of Tests/CockpitWebTests/WebBrowserTests.swift, served as /test.js by cockpit-web only
 // with --test-script. It walks through every page, reports what each render showed (POST /test/report, one JSON
 // object per line in --test-report), and reports errors, security-policy violations and every URL the page loaded;
-// or, opened as /?layout=W, checks the Now page at a phone's width W.
+// or, opened as /?layout=W, checks the Now page at a phone's width W; or, opened as /?box=1, reports the Box page.
 (function () {
   'use strict';
   const errors = [];
@@ -12,6 +12,17 @@
   const consoleError = console.error;
   console.error = (...a) => { errors.push('console: ' + a.join(' ')); consoleError.apply(console, a); };
   const text = id => { const e = document.getElementById(id); return e ? e.textContent : null; };
+  // `/?box=1#box`: no walk; each render of the Box page reports its headings and table rows ("key: value"), for
+  // Tests/CockpitDataUpdateTests/DataBoxPageTests.swift.
+  if (new URLSearchParams(location.search).get('box')) {
+    window.cockpit.rendered.push((page, st) => {
+      if (!st || page !== 'box') return;
+      const rows = [...document.querySelectorAll('#box h2, #box tr')].map(e => e.tagName === 'H2' ? '# ' + e.textContent
+        : [...e.children].map(c => c.textContent).join(': '));
+      post({kind: 'box', revision: st.revision, rows, errors: errors.splice(0)});
+    });
+    return;
+  }
   // `/?layout=W#now`: the phone-width check instead of the walk. Once the window is W pixels wide and the Now page
   // has rendered a snapshot, it reports where each tab sits and every text the page shows, in the day theme and then
   // the night theme.
