@@ -5,6 +5,7 @@ import CockpitDaemon
 import CockpitEmbedded
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// A recording replays the flight as flown. A glider flight is flown through the live path — the live daemon as
 /// `cockpitd run --profile glider --record` assembles it (embedded, on virtual time), fed the flight's fixes at 1 Hz —
@@ -14,6 +15,13 @@ import CockpitTestSupport
 @Suite("Recording: replays the flight as flown", .serialized)
 struct RecordingReplaysAsFlownTests {
     static let glider = Fixtures.path("flights/opensoar__missing_lcu_lseeyou_lines.igc")
+
+    /// What `cockpitd replay ARGUMENTS --json` prints: its command line read as the command reads it, the replay run as
+    /// it runs it, in this process.
+    static func replay(_ arguments: [String]) throws -> JSONObject {
+        let (file, settings) = try SettingsCommandLine.replay(arguments)
+        return try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: quietLogger).summary
+    }
 
     @Test func aGliderFlightRecordedLiveReplaysWithItsOwnProfile() throws {
         // The aerotow's ground roll and climb-out: 11:24:30–11:26:30 of the flight (takeoff about 11:25:36).
@@ -42,11 +50,8 @@ struct RecordingReplaysAsFlownTests {
         let liveTakeoff = try #require(Double(sqlite(log, "SELECT takeoff_utc FROM flights ORDER BY id LIMIT 1")))
 
         replayTraffic.startCollecting()
-        let replay = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical",
-                                                    "--traffic-to", "127.0.0.1:\(replayTraffic.port)"])
-        #expect(replay.status == 0, "\(replay.stderr)")
+        let summary = JSONValue.object(try Self.replay([recording, "--traffic-to", "127.0.0.1:\(replayTraffic.port)"]))
         let replayed = replayTraffic.stopCollecting()
-        let summary = try JSONParser.parse(replay.stdout.trimmingNewline())
         #expect(summary["settings"]?["fromRecording"]?["profile"] == .string("glider"))
         let replayTakeoff = try #require(utc(summary["takeoffs"]?.arrayValue?.first?["utc"]))
         #expect(replayTakeoff.secondsSinceEpoch == liveTakeoff, "live \(UTCInstant(secondsSinceEpoch: liveTakeoff).iso8601), replay \(replayTakeoff.iso8601)")
@@ -58,8 +63,7 @@ struct RecordingReplaysAsFlownTests {
         print("glider recorded live: takeoff \(replayTakeoff.iso8601) in both; \(replayed.count) of \(live.count) traffic datagrams identical")
 
         // The profile matters for this flight: the same recording replayed as powered takes off later.
-        let powered = runProcess(Binaries.cockpitd, ["replay", recording, "--json", "--log-level", "critical", "--profile", "powered"])
-        let poweredSummary = try JSONParser.parse(powered.stdout.trimmingNewline())
+        let poweredSummary = JSONValue.object(try Self.replay([recording, "--profile", "powered"]))
         let poweredTakeoff = try #require(utc(poweredSummary["takeoffs"]?.arrayValue?.first?["utc"]))
         #expect(poweredTakeoff > replayTakeoff, "powered \(poweredTakeoff.iso8601)")
         #expect(poweredSummary["settings"]?["overridden"]?["profile"] == .object(["recorded": .string("glider"), "replay": .string("powered")]))
@@ -70,13 +74,8 @@ struct RecordingReplaysAsFlownTests {
     /// replays: its hypoxia block is read as the settings it held, and it gives what the IGC file gives with the same
     /// options. (Version 1 did not keep the profile: it is given again.)
     @Test func aVersionOneRecordingStillReplays() throws {
-        let old = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("recordings/igc2kml-format-1-easa.jsonl"), "--json",
-                                                 "--profile", "paraglider"])
-        #expect(old.status == 0, "\(old.stderr)")
-        let fromIGC = runProcess(Binaries.cockpitd, ["replay", Fixtures.path("flights/igc2kml-0.1.0__2022_06_26_01-1718.igc"), "--json",
-                                                     "--profile", "paraglider", "--rules", "easa"])
-        var a = try JSONParser.parse(old.stdout.trimmingNewline()).objectValue ?? [:]
-        var b = try JSONParser.parse(fromIGC.stdout.trimmingNewline()).objectValue ?? [:]
+        var a = try Self.replay([Fixtures.path("recordings/igc2kml-format-1-easa.jsonl"), "--profile", "paraglider"])
+        var b = try Self.replay([Fixtures.path("flights/igc2kml-0.1.0__2022_06_26_01-1718.igc"), "--profile", "paraglider", "--rules", "easa"])
         #expect(a["settings"]?["fromRecording"]?["rules"] == .string("easa"))
         for key in ["source", "format", "settings"] { a[key] = nil; b[key] = nil }
         #expect(JSONWriter.string(.object(a)) == JSONWriter.string(.object(b)))
