@@ -8,6 +8,7 @@ import CockpitEmbedded
 import CockpitIO
 import CockpitTestSupport
 import CockpitWire
+@testable import cockpitd
 
 /// One B record of an IGC file, read here from the IGC specification's fixed columns (not by the parser under test).
 struct IGCPoint {
@@ -55,21 +56,22 @@ func metersBetween(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Doubl
 struct EFBTests {
     static let flight = "flights/igc2kml-0.1.0__2022_06_26_01-1718.igc"
 
-    /// `cockpitd replay … --gdl90-to 127.0.0.1:PORT --flarm-port P --speed 300` over real sockets: every frame decodes
-    /// with the independent decoder, the ownship is on the recorded track with the log's pressure altitude, and every
-    /// NMEA sentence has a valid checksum and the recorded position.
+    /// `cockpitd replay … --gdl90-to 127.0.0.1:PORT --flarm-port P --speed 300`, run in this process, over real sockets:
+    /// every frame decodes with the independent decoder, the ownship is on the recorded track with the log's pressure
+    /// altitude, and every NMEA sentence has a valid checksum and the recorded position.
     @Test func replayFeedsAnEFBOverRealSockets() throws {
         let capture = DatagramCapture()
         let flarmPort = Int(nextTestPort.withLock { p -> UInt16 in defer { p += 2 }; return p })
         let socket = temporaryPath(".sock")
         capture.startCollecting()
-        let pid = startProcess(Binaries.cockpitd, ["replay", Fixtures.path(Self.flight), "--speed", "300", "--socket", socket,
-                                                   "--profile", "paraglider", "--gdl90-to", "127.0.0.1:\(capture.port)",
-                                                   "--flarm-port", String(flarmPort)])
+        defer { unlink(socket) }
+        // The replay's command line read as `cockpitd replay` reads it and its replay run in this process; the NMEA
+        // client connects (retrying every 10 ms on its own thread) while it runs.
+        let (file, settings) = try SettingsCommandLine.replay([Fixtures.path(Self.flight), "--speed", "300", "--socket", socket,
+                                                               "--profile", "paraglider", "--gdl90-to", "127.0.0.1:\(capture.port)",
+                                                               "--flarm-port", String(flarmPort)])
         let tcp = TCPCapture(port: flarmPort)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        #expect(status == 0, "replay exit status \(status)")
+        _ = try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: quietLogger)
         let nmea = tcp.text(waitingUpTo: 5)
         let datagrams = capture.stopCollecting()
         let track = IGCPoint.read(Fixtures.path(Self.flight))
