@@ -97,6 +97,14 @@ public final class AirfieldService: LookupService {
         return nil
     }
 
+    /// The data date of the database in use once its check has passed, without waiting for the check or looking for a
+    /// replacement: for the status before the first lookup (a box in the hangar has no fix to look up from).
+    public var checkedDataDate: String? {
+        if checkVerdict == nil, let deferredCheck { checkVerdict = deferredCheck.verdict }
+        if case .some(nil) = checkVerdict { return openedStore?.dataDate }
+        return nil
+    }
+
     /// Why there is no store to ask.
     public var unavailableReason: String? {
         reloadIfReplaced()

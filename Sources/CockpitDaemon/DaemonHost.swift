@@ -103,6 +103,7 @@ public final class DaemonHost: @unchecked Sendable {
         info.control = server?.counters
         info.controlClients = server?.clientCount
         info.inputLatency = inputLatency
+        if info.data != nil { info.airfieldsDataDate = runner.lookupServices.service(AirfieldService.self)?.checkedDataDate }
         return DaemonStatus.json(snapshot: runner.snapshot, info: info, outputs: runner.outputsJSON, now: now())
     }
 

@@ -22,6 +22,9 @@ public struct DaemonInfo: Sendable {
     public var files: JSONObject = [:]
     /// The data sets the box keeps current, shown as the status's `data` section (live mode).
     public var data: DataStatus?
+    /// The airfield database's data date as the service knows it (the core's `airfields` section has it only after
+    /// the first lookup).
+    public var airfieldsDataDate: String?
 
     public init(mode: Mode, startedAt: MonotonicInstant) {
         self.mode = mode
@@ -86,7 +89,9 @@ public enum DaemonStatus {
     public static func json(snapshot: StatusSnapshot, info: DaemonInfo, outputs: JSONObject, now: MonotonicInstant) -> JSONValue {
         var object = snapshot.json
         object["outputs"] = .object(outputs)
-        if let data = info.data { object["data"] = data.json(now: now, databaseDate: object["airfields"]?["databaseDate"]?.stringValue) }
+        if let data = info.data {
+            object["data"] = data.json(now: now, databaseDate: object["airfields"]?["databaseDate"]?.stringValue ?? info.airfieldsDataDate)
+        }
         object["daemon"] = .object(info.json(now: now))
         return .object(object)
     }
