@@ -118,7 +118,7 @@ struct GlideRealTracksTests {
         let copy = temporaryPath("-humminbird-M37.log")
         defer { unlink(copy); unlink(copy + ".jsonl") }
         #expect(runProcess("/bin/cp", [Self.boat, copy]).status == 0, "\(Self.boat) is not beside the checkout")
-        let converted = runProcess("/bin/sh", ["-c", "gpsfake -1 -p -q -r '?WATCH={\"json\":true}' '\(copy)' > '\(copy).jsonl'"])
+        let converted = runProcess("/bin/sh", ["-c", "WRITE_PAD=0.005 gpsfake -1 -p -q -r '?WATCH={\"json\":true}' '\(copy)' > '\(copy).jsonl'"])
         #expect(converted.status == 0, "gpsfake: \(converted.stderr)")
         let replay = try Self.replay(copy + ".jsonl", terrain: Fixtures.path("terrain"))
         let fixes = replay.summary["gpsFixes"]?.int64Value ?? 0

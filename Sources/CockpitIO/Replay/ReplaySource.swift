@@ -43,7 +43,7 @@ public enum ReplaySourceError: Error, CustomStringConvertible {
         case .rawNMEA(let path):
             "\(path): raw NMEA sentences (a receiver capture or a gpsd test log), not gpsd's reports. cockpitd replays what "
                 + "gpsd reports, decoded by libgps as in the aircraft, so let gpsd read it first: "
-                + "gpsfake -1 -p -q -r '?WATCH={\"json\":true}' \(Self.shellWord(path)) > \(Self.shellWord(path + ".jsonl")) "
+                + "WRITE_PAD=0.005 gpsfake -1 -p -q -r '?WATCH={\"json\":true}' \(Self.shellWord(path)) > \(Self.shellWord(path + ".jsonl")) "
                 + "(Debian package gpsd-clients), then replay the .jsonl"
         case .invalid(let reason): reason
         }
