@@ -5,6 +5,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// A GPS altitude is above mean sea level or above the WGS-84 ellipsoid (≈ 150 ft apart in central Europe). Schema 1
 /// of the flight log kept one "GPS" maximum and rollup, MSL when the fix had it, else the ellipsoid height, without
@@ -24,6 +25,13 @@ struct FlightLogDatumTests {
 
     static func remove(_ log: String) { for path in [log, log + "-wal", log + "-shm"] { unlink(path) } }
 
+    /// `cockpitd flight-log list LOG --json` and the table without `--json`: what `FlightLog.List.run` prints, read
+    /// in this process through the command's own `FlightLog.open`.
+    static func list(_ log: String) throws -> (json: String, table: String) {
+        let flights = JSONValue.array(try FlightLog.open(log).flights().map { .object($0.json) })
+        return (JSONWriter.string(flights), FlightsText.render(flights))
+    }
+
     /// The highest GNSS altitude (feet) of the file's valid B records from `from` through `to`, read from the IGC text.
     static func highestGNSSFeet(_ file: String, from: UTCInstant?, to: UTCInstant?) -> Double? {
         guard let from = from?.civil, let to = to?.civil else { return nil }
@@ -39,10 +47,9 @@ struct FlightLogDatumTests {
         #expect(sqlite(log, "SELECT count(*) FROM flights") == "2")
 
         // Read as it is (no writer has opened it yet): the maxima come from its samples, each in its own datum.
-        let before = runProcess(Binaries.cockpitd, ["flight-log", "list", log, "--json"])
-        #expect(before.status == 0, "\(before.stderr)")
+        let before = try Self.list(log)
         #expect(sqlite(log, "PRAGMA user_version") == "1", "reading changed the file")
-        let flights = try #require(try JSONParser.parse(before.stdout).arrayValue)
+        let flights = try #require(try JSONParser.parse(before.json).arrayValue)
         let byID = Dictionary(flights.compactMap { flight in flight["id"]?.int64Value.map { ($0, flight) } }, uniquingKeysWith: { a, _ in a })
         let ellipsoid = try #require(byID[1]), msl = try #require(byID[2])
         let haeExpected = try #require(Self.highestGNSSFeet(Self.ellipsoidIGC, from: utc(ellipsoid["takeoff"]?["utc"]), to: utc(ellipsoid["lastSampleUTC"])))
@@ -53,7 +60,7 @@ struct FlightLogDatumTests {
         #expect(abs((msl["maximumGPSAltitudeMSLFeet"]?.doubleValue ?? 0) - mslExpected) <= 0.5, "\(mslExpected) ft MSL in the IGC")
 
         // The list marks the ellipsoid height and says what it is.
-        let text = runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout
+        let text = before.table
         let line1 = try #require(text.split(separator: "\n").first { $0.hasPrefix("   1 ") })
         #expect(line1.contains("\(Int(haeExpected.rounded())) ell"), "\(line1)")
         #expect(text.contains("above the WGS-84 ellipsoid"))
@@ -63,8 +70,8 @@ struct FlightLogDatumTests {
         #expect(writer.schemaFound == 1)
         writer.checkpoint()
         #expect(sqlite(log, "PRAGMA user_version") == "2")
-        let after = runProcess(Binaries.cockpitd, ["flight-log", "list", log, "--json"])
-        #expect(after.stdout == before.stdout)
+        let after = try Self.list(log)
+        #expect(after.json == before.json)
         #expect(sqlite(log, "SELECT count(*) FROM minutes WHERE gps_msl_count > 0 AND gps_hae_count > 0") == "0")
         #expect((Int(sqlite(log, "SELECT count(*) FROM minutes WHERE gps_hae_count > 0")) ?? 0) >= 24)
         #expect((Int(sqlite(log, "SELECT count(*) FROM minutes WHERE gps_msl_count > 0")) ?? 0) >= 14)
@@ -72,7 +79,7 @@ struct FlightLogDatumTests {
         // The same two flights replayed into a new log by this build: the same flights, the same minutes.
         _ = try replayIntoLog(Self.ellipsoidIGC, profile: .paraglider, log: fresh)
         _ = try replayIntoLog(Self.mslIGC, profile: .paraglider, log: fresh)
-        #expect(runProcess(Binaries.cockpitd, ["flight-log", "list", fresh, "--json"]).stdout == after.stdout)
+        #expect(try Self.list(fresh).json == after.json)
         let minutes = "SELECT * FROM minutes ORDER BY minute"
         #expect(sqlite(fresh, minutes) == sqlite(log, minutes))
         #expect(!sqlite(log, minutes).isEmpty)
@@ -156,7 +163,7 @@ struct FlightLogDatumTests {
         #expect(flights.status == 4 && flights.stderr.contains("not upgraded yet"), "\(flights.stderr)")
         #expect(statusJSON(socket) != nil, "the daemon stopped answering")
         // The offline tool still reads the copy as it is.
-        #expect(runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout.contains(" ell "))
+        #expect(try Self.list(log).table.contains(" ell "))
     }
 
     /// An IGC file gives only ellipsoid heights. With `--geoid` every fix gets MSL = HAE − N (EGM96 under the fix,
@@ -181,7 +188,7 @@ struct FlightLogDatumTests {
         let spread = sqlite(log, "SELECT printf('%.1f %.1f', min(gps_hae_ft - gps_msl_ft) * 0.3048, max(gps_hae_ft - gps_msl_ft) * 0.3048) FROM samples WHERE gps_hae_ft IS NOT NULL")
         let undulations = fixes.map { geoid.undulationMeters(latitude: $0.latitude, longitude: $0.longitude) }
         #expect(spread == "\(FixedText.format(undulations.min() ?? 0, decimals: 1)) \(FixedText.format(undulations.max() ?? 0, decimals: 1))", "\(spread)")
-        #expect(!runProcess(Binaries.cockpitd, ["flight-log", "list", log]).stdout.contains(" ell "))
+        #expect(try !Self.list(log).table.contains(" ell "))
 
         // Without the grid: nothing is made up.
         options.settings[FlightSettings.self].geoidPath = nil
@@ -200,8 +207,13 @@ struct FlightLogDatumTests {
         } catch {
             #expect(error.message.contains("schema 3 is newer"), "\(error)")
         }
-        let list = runProcess(Binaries.cockpitd, ["flight-log", "list", log])
-        #expect(list.status != 0 && list.stderr.contains("schema 3 is newer"), "\(list.stderr)")
+        // `flight-log list` opens it with the reader, which refuses it (the command then says why and exits 1).
+        do {
+            _ = try FlightLogReader(path: log)
+            Issue.record("the reader opened a schema-3 log")
+        } catch {
+            #expect("\(error)".contains("schema 3 is newer"), "\(error)")
+        }
         #expect(sqlite(log, "PRAGMA user_version") == "3")
         #expect(sqlite(log, "SELECT count(*) FROM pragma_table_info('flights') WHERE name = 'max_gps_altitude_ft'") == "1")
     }
