@@ -4,6 +4,7 @@ import CockpitCore
 import CockpitDaemon
 import CockpitIO
 import CockpitTestSupport
+@testable import cockpitd
 
 /// `no-voice` is the bench tester's choice in a replay, never the file's: before, a replay copied only the hypoxia,
 /// aircraft, profile and traffic settings over the file's configuration, so `--no-voice` still announced every alert.
@@ -11,10 +12,10 @@ import CockpitTestSupport
 struct AlertVoiceChoiceTests {
     /// A cabin held at 25,000 ft (7,620 m) for 300 s: the FAA advisories at once, CHECK OXYGEN at 90 s
     /// (TUC 3 min, 50 %), repeated every 10 s until acknowledged.
+    /// `cockpitd replay ARGUMENTS --json`: its command line read and the replay run in this process, as the command does.
     static func announcedIDs(_ arguments: [String]) throws -> (announced: [String], alerts: [String]) {
-        let result = runProcess(Binaries.cockpitd, ["replay"] + arguments + ["--json"])
-        try #require(result.status == 0, "\(result.stderr)")
-        let summary = try JSONParser.parse(result.stdout)
+        let (file, settings) = try SettingsCommandLine.replay(arguments + ["--json"])
+        let summary = JSONValue.object(try ReplayRunner.run(ReplayOptions(path: file, settings: settings), logger: quietLogger).summary)
         let announced = try #require(summary["announcements"]?.arrayValue).compactMap { $0["id"]?.stringValue }
         let alerts = try #require(summary["hypoxiaAlerts"]?.arrayValue).compactMap { $0["kind"]?.stringValue }
         return (announced, alerts)
