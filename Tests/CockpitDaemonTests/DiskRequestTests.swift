@@ -1,5 +1,6 @@
 import CockpitClient
 import CockpitCore
+import CockpitEmbedded
 import CockpitTestSupport
 import Glibc
 import Testing
@@ -11,13 +12,16 @@ struct DiskRequestTests {
         let directory = temporaryPath("-disk")
         mkdir(directory, 0o700)
         defer { _ = runProcess("/bin/rm", ["-rf", directory]) }
-        let log = directory + "/flights.sqlite", socket = directory + "/cockpitd.sock"
-        let pid = startProcess(Binaries.cockpitd, ["run", "--gpsd", "none", "--baro", "none", "--no-voice", "--audio-device", "none",
-                                                   "--airfields", "none", "--flarm-port", "0", "--flight-log", log, "--flight-log-limit-mib", "64",
-                                                   "--socket", socket])
-        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
-        #expect(waitFor(seconds: 15) { access(socket, F_OK) == 0 && access(log, F_OK) == 0 })
-        let answer = try ControlClient(path: socket).request("disk")
+        let log = directory + "/flights.sqlite"
+        // The live daemon of `cockpitd run --flight-log LOG --flight-log-limit-mib 64`, in this process.
+        let daemon = try EmbeddedDaemon { options in
+            try options.settings.give("flight-log", log)
+            try options.settings.give("flight-log-limit-mib", "64")
+        }
+        defer { daemon.stop() }
+        // The flight log opens its file on its own queue.
+        #expect(waitFor(seconds: 15) { access(log, F_OK) == 0 })
+        let answer = try daemon.request("disk")
         let disk = try #require(answer["disk"])
         #expect(disk["flightLog"]?["path"] == .string(log))
         #expect(disk["flightLog"]?["limitBytes"] == .integer(64 << 20))
