@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import CockpitClient
 import CockpitCore
-import CockpitDaemon
+@testable import CockpitDaemon
 import CockpitTestSupport
 @testable import cockpitd
 
@@ -29,25 +29,33 @@ struct ReplayFromTests {
         defer { unlink(path); unlink(control); unlink(out); unlink(err) }
         let launch = try #require(UTCInstant.parseISO8601("2017-07-15T10:21:38Z"))
 
-        // Without --from: the whole cut as fast as possible.
+        // Without --from: the whole cut as fast as possible. The status as the control socket would serve it is taken
+        // along the way, once the 10:25:00 fix is applied: what a paced replay `--from 10:25:00` serves first.
         var options = ReplayOptions(path: path, speed: .infinity)
         try options.settings.give("profile", "glider")
-        let whole = try ReplayRunner.run(options, logger: quietLogger).summary
+        let from = "2017-07-15T10:25:00Z", fromInstant = try #require(UTCInstant.parseISO8601(from))
+        var first: JSONValue?
+        let whole = try ReplayRunner.run(options, logger: quietLogger) { runner, _ in
+            let snapshot = runner.snapshot
+            guard first == nil, let fix = snapshot.currentFix?.utc, fix >= fromInstant else { return }
+            let info = DaemonInfo(mode: .replay(file: path, format: "igc", speed: 1), startedAt: .zero)
+            first = DaemonStatus.json(snapshot: snapshot, info: info, outputs: runner.outputsJSON, now: runner.lastInputTime ?? .zero)
+        }.summary
         let takeoffs = transitions(whole, "takeoffs")
         #expect(takeoffs.count == 1, "\(whole["takeoffs"] ?? .null)")
         let takeoff = try #require(takeoffs.first?.utc)
         #expect(abs(takeoff.seconds(since: launch)) <= 20, "takeoff \(takeoff) against SOURCE.md's 10:21:38")
 
-        // With --from 10:25:00, paced at 1×: the first status over the control socket, then stopped.
+        let status = try #require(first, "no fix at or after \(from)")
+        #expect(status["gps"]?["utc"] == .string(from), "\(status["gps"]?["utc"] ?? .null)")
+        #expect(status["flight"]?["state"] == .string("airborne"), "\(status["flight"] ?? .null)")
+        #expect(status["flight"]?["takeoffs"] == .integer(1))
+
+        // With --from 10:25:00, paced at 1×: running (its control socket is there), then stopped by SIGINT.
         let command = "exec '\(Binaries.cockpitd)' replay '\(path)' --speed 1 --from 10:25:00 --socket '\(control)' "
             + "--profile glider --json --log-level notice > '\(out)' 2> '\(err)'"
         let pid = startProcess("/bin/sh", ["-c", command])
         #expect(waitFor(seconds: 5) { access(control, F_OK) == 0 }, "no control socket: \(readFile(err))")
-        let client = try ControlClient(path: control, receiveTimeoutSeconds: 8)
-        let status = try #require(try client.request("status")["status"], "no status: \(readFile(err))")
-        #expect(status["gps"]?["utc"] == .string("2017-07-15T10:25:00Z"), "\(status["gps"]?["utc"] ?? .null)")
-        #expect(status["flight"]?["state"] == .string("airborne"), "\(status["flight"] ?? .null)")
-        #expect(status["flight"]?["takeoffs"] == .integer(1))
         kill(pid, SIGINT)
         var exit: Int32 = 0
         waitpid(pid, &exit, 0)
