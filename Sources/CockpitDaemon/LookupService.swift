@@ -11,8 +11,8 @@ public protocol LookupService<Request>: AnyObject {
 /// Registering a service is all a new lookup needs of the runner; a question without a service gets its request's
 /// `unanswered`.
 ///
-/// Each service is held twice: as itself (for `service(_:)`) and as an `Answerer` of its question's type, found by the
-/// question's type and taken back without a cast. Asking `as? any LookupService<Request>` instead goes through the
+/// Each service is held twice: as itself (for `service(_:)`) and as an `Answerer` of its question's type, which
+/// `answerEvent` takes back under that type without a cast. A cast to `any LookupService<Request>` would go through the
 /// runtime's check of a constrained existential (a mangled-name lookup and the generic requirements, each time):
 /// about 5,400 instructions per fix in the replay that docs/performance.md measures.
 public struct LookupServices {
