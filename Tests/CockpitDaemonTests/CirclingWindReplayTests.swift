@@ -105,7 +105,16 @@ struct CirclingWindReplayTests {
         #expect(reference.of > 0)
         // Measured 67–91 % (docs/glide.md): the replayed climbs follow the reference's on two climbs in three or more.
         #expect(Double(reference.agree) >= 0.6 * Double(reference.of))
+        // The three 1 s loggers whose winds hold between climbs (7.6, 10.8 and 11.7 kt medians in the reference):
+        // successive climbs agree within 5 kt and 20° most of the time. In the 4.6–5.1 kt winds of the other two
+        // 1 s or 4 s flights, 20° is under the circle-to-circle scatter; the 8 s logger gives 3–4 fixes a turn.
+        if Self.steadyWindFlights.contains(flight) {
+            #expect(2 * successive.agree > successive.of, "\(flight): \(successive.agree)/\(successive.of)")
+        }
     }
+
+    static let steadyWindFlights: Set = ["igc-parser__2017-07-15-lev__1_77fv6kh1", "opensoar__aat_strepla",
+                                         "opensoar__missing_lcu_lseeyou_lines"]
 
     /// The Discus 2 from Anspach: the type read from its header, said unknown (the table has no rows), the ASK 21 flown;
     /// the wind at the end worked out while circling and said with its circles and age.

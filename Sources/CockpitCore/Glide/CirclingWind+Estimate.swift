@@ -1,16 +1,16 @@
 /// The circling wind as reach uses it and the pilot reads it: "wind 250/14 from 3 circles, 2 min ago".
 public struct WindEstimate: Sendable, Equatable {
     public var wind: WindVector
-    /// The circles whose centres it is fitted to.
+    /// The circles whose winds it is the mean of.
     public var circles: Int
-    /// The fit's standard error, knots (nil from two circles).
+    /// The mean's standard error, knots (nil from two circles).
     public var standardErrorKnots: Double?
     /// Since the newest estimate.
     public var ageSeconds: Double
     /// Older than `CirclingWind.oldAfterSeconds`: still used, said old.
     public var old: Bool
 
-    /// 1 / (1 + standard error in kt): 1 when the centres lie on a line, 0.5 at 1 kt; nil from two circles.
+    /// 1 / (1 + standard error in kt): 1 when the circles' winds agree, 0.5 at 1 kt; nil from two circles.
     public var quality: Double? { standardErrorKnots.map { 1 / (1 + $0) } }
 
     /// "wind 250/14 from 3 circles, 2 min ago" (and ", old").
@@ -24,7 +24,7 @@ public struct WindEstimate: Sendable, Equatable {
 }
 
 extension CirclingWind {
-    /// The wind now: the newest fit (the current climb's once it has two circles, else the last climb's); nil before the
+    /// The wind now: the newest mean (the current climb's once it has two circles, else the last climb's); nil before the
     /// first and once it is older than `droppedAfterSeconds`.
     public func estimate(at now: MonotonicInstant) -> WindEstimate? {
         guard let latest else { return nil }

@@ -1,29 +1,33 @@
 import RealModule
 
-/// The wind worked out in flight from the GPS track while circling, as glide computers do: in a steady turn the
-/// aircraft flies a circle in the air mass, and the air mass moves with the wind, so the centre of each circle flown
-/// over the ground has moved on by the wind's velocity times the time between them.
+/// The wind worked out in flight from the GPS track while circling, as glide computers do. In a steady turn the
+/// aircraft flies a circle in the air mass at its airspeed, and the air mass moves with the wind, so its velocity over
+/// the ground is the wind plus a vector of constant length turning round: over one circle the ground velocities lie on
+/// a circle whose centre is the wind. The ground-speed maximum and minimum are that circle's points farthest from and
+/// nearest to zero; fitting the whole circle uses every fix of the turn rather than two.
 ///
 /// - **Circling**: the ground track (over a chord of at least `chordSeconds`) turning one way at
 ///   `turnRateDegreesPerSecond` or more over `rateWindowSeconds`, at a ground speed over 2 m/s, airborne.
 /// - **A circle**: from the moment circling is found until the unwrapped track has turned through 360° (the instant
 ///   found by interpolation between fixes), then the next 360°, and so on. The track turns through 360° in exactly
 ///   one turn of the heading whatever the wind (it turns faster upwind, slower downwind), so a circle is one turn.
-/// - **Its centre**: the time average of the positions over the circle (trapezoids, the ends interpolated). Over a
-///   whole turn at a steady rate the positions in the air mass average to the turn's centre, so over the ground the
-///   average is the centre as it was at the circle's middle instant.
-/// - **The wind**: the drift of the centres, the slope of a least-squares straight line through the centres of the
-///   current climb's last `fittedCircles` circles against their middle instants (from two circles on: with two, their
-///   displacement over the time between them). Every circle sharpens it; one re-centred circle moves it less than a
-///   difference of two would. Its standard error (from the centres' scatter about the line, three circles or more) is
-///   the quality figure: 1 / (1 + error in kt). A circle lasting under 8 s or over 90 s, with a radius (path length /
-///   2π) outside 15–600 m is refused (counted), and a fit over 80 kt is not used. Until the current climb has two
-///   circles the last climb's wind stands. Older than `oldAfterSeconds`: said old; older than `droppedAfterSeconds`:
-///   dropped.
+///   Refused (counted): under 8 s or over 90 s, or a radius (path length / 2π) outside 15–600 m.
+/// - **Its wind**: the centre of the least-squares circle through the chord velocities of its fixes (Kåsa's algebraic
+///   fit, `VelocityCircle`), from 5 fixes with a fitted airspeed of 5–60 m/s. A chord's velocity is the mean over the
+///   chord, which shortens the turning vector a little (the chord's sine over its angle) but leaves the centre where it
+///   is. A logger too sparse for that (an 8 s logger gives 3–4 fixes a turn) gives instead the drift of the circle's
+///   centre since the circle before it in the same run; the centre is the time average of the positions over the
+///   circle (trapezoids, the ends interpolated), which over a whole turn is the turn's centre at its middle instant.
+///   Over 80 kt: refused.
+/// - **The wind**: the mean of the current climb's last `fittedCircles` circle winds, from two circles on; until then
+///   the last climb's wind stands. Its standard error (the circles' scatter about the mean over √n, three circles or
+///   more) is the quality figure: 1 / (1 + error in kt). Older than `oldAfterSeconds`: said old; older than
+///   `droppedAfterSeconds`: dropped. A climb: runs of circles starting within `climbGapSeconds` of the last one's end;
+///   its wind, the mean of all its circles' winds.
 ///
 /// Every fix costs a few arithmetic operations and one `atan2`: fixes closer than 0.9 s to the last one kept are not
 /// kept (a 5 or 10 Hz receiver is read at about 1 Hz), and the kept ones go into a fixed ring; nothing is allocated
-/// per fix (an estimate and a climb are appended once per circle and per climb, both bounded).
+/// per fix (a circle's wind and a climb are appended once per circle and per climb, both bounded).
 public struct CirclingWind: Sendable, Equatable {
     public static let turnRateDegreesPerSecond = 4.0
     public static let chordSeconds = 3.0
@@ -39,7 +43,7 @@ public struct CirclingWind: Sendable, Equatable {
     static let ringSize = 32
     static let maximumClimbs = 200
 
-    /// The wind fitted when a circle closed: the air's motion, the circles it is fitted to, its standard error.
+    /// The wind worked out when a circle closed: the air's motion, the circles it is the mean of, its standard error.
     public struct Fit: Sendable, Equatable {
         public var wind: WindVector
         public var circles: Int
@@ -48,10 +52,16 @@ public struct CirclingWind: Sendable, Equatable {
         public var climb: Int
     }
 
-    /// A circle's centre (local metres) at its middle instant.
-    public struct Centre: Sendable, Equatable {
+    /// One circle's wind, and the climb it belongs to.
+    public struct CircleWind: Sendable, Equatable {
+        public var wind: WindVector
+        public var climb: Int
+    }
+
+    /// A circle's centre (local metres) at its middle instant, for a sparse logger's drift.
+    struct Centre: Sendable, Equatable {
         var middleSeconds: Double, east: Double, north: Double
-        var climb: Int, run: Int
+        var run: Int
     }
 
     /// A climb: circles with no more than `climbGapSeconds` between runs.
@@ -59,43 +69,21 @@ public struct CirclingWind: Sendable, Equatable {
         public var number: Int
         public var startUTC: UTCInstant?
         public var endUTC: UTCInstant?
+        /// Its circles with a wind.
         public var circles = 0
-        /// The pooled sums of the finished runs (each about its own means), and the raw sums of the current run
-        /// (times from its first centre).
-        var pooledTT = 0.0, pooledTE = 0.0, pooledTN = 0.0
-        var run = -1, runCount = 0.0, firstSeconds = 0.0
-        var sumT = 0.0, sumTT = 0.0, sumE = 0.0, sumN = 0.0, sumTE = 0.0, sumTN = 0.0
-        /// The wind fitted to the first three circles.
+        var sumEast = 0.0, sumNorth = 0.0
+        /// The mean of its first three circles' winds.
         public var afterThreeCircles: WindVector?
-        /// The wind fitted to all its circles: one slope, each run of circles its own intercept.
+        /// The mean of all its circles' winds.
         public var mean: WindVector? {
-            let n = runCount
-            let tt = pooledTT + (n > 0 ? sumTT - sumT * sumT / n : 0)
-            guard tt > 0 else { return nil }
-            let te = pooledTE + (n > 0 ? sumTE - sumT * sumE / n : 0), tn = pooledTN + (n > 0 ? sumTN - sumT * sumN / n : 0)
-            return WindVector(eastMetersPerSecond: te / tt, northMetersPerSecond: tn / tt)
+            circles > 0 ? WindVector(eastMetersPerSecond: sumEast / Double(circles), northMetersPerSecond: sumNorth / Double(circles)) : nil
         }
 
-        mutating func add(_ centre: Centre) {
-            if centre.run != run {
-                if runCount > 0 {
-                    pooledTT += sumTT - sumT * sumT / runCount
-                    pooledTE += sumTE - sumT * sumE / runCount
-                    pooledTN += sumTN - sumT * sumN / runCount
-                }
-                run = centre.run
-                runCount = 0; firstSeconds = centre.middleSeconds
-                sumT = 0; sumTT = 0; sumE = 0; sumN = 0; sumTE = 0; sumTN = 0
-            }
-            let t = centre.middleSeconds - firstSeconds
+        mutating func add(_ wind: WindVector) {
             circles += 1
-            runCount += 1
-            sumT += t; sumTT += t * t; sumE += centre.east; sumN += centre.north; sumTE += t * centre.east; sumTN += t * centre.north
+            sumEast += wind.eastMetersPerSecond
+            sumNorth += wind.northMetersPerSecond
             if circles == 3 { afterThreeCircles = mean }
-        }
-
-        mutating func shift(east: Double, north: Double) {
-            sumTE -= sumT * east; sumTN -= sumT * north; sumE -= runCount * east; sumN -= runCount * north
         }
     }
 
@@ -109,6 +97,7 @@ public struct CirclingWind: Sendable, Equatable {
         var startSeconds: Double
         var startTrack: Double
         var integralEast = 0.0, integralNorth = 0.0, pathMeters = 0.0
+        var velocities = VelocityCircle()
     }
 
     private var originLatitude: Double?, originLongitude = 0.0
@@ -123,8 +112,9 @@ public struct CirclingWind: Sendable, Equatable {
     private var lastRunEndSeconds: Double?
     private var runs = 0
 
-    /// The last circles' centres, oldest first (at most `fittedCircles`).
-    public private(set) var centres: [Centre] = []
+    /// The last circles' winds, oldest first (at most `fittedCircles`).
+    public private(set) var recent: [CircleWind] = []
+    private var lastCentre: Centre?
     /// The newest wind fitted (of the current climb, or the last one's).
     public private(set) var latest: Fit?
     /// The climbs so far, oldest first (the last `maximumClimbs`).
@@ -186,7 +176,7 @@ public struct CirclingWind: Sendable, Equatable {
         }
         guard direction != 0, let before, let beforeTrack = before.track else { return }
         integrate(from: before, to: Sample(seconds: seconds, east: east, north: north, track: unwrappedTrack),
-                  fromTrack: beforeTrack, utc: utc)
+                  fromTrack: beforeTrack, velocity: (chordEast / dt, chordNorth / dt), utc: utc)
     }
 
     // MARK: - Circles
@@ -208,13 +198,16 @@ public struct CirclingWind: Sendable, Equatable {
         open = nil
     }
 
-    /// Adds the step from `a` to `b` to the open circle, closing it (and opening the next) where the track passes 360°.
-    private mutating func integrate(from a: Sample, to b: Sample, fromTrack: Double, utc: UTCInstant?) {
+    /// Adds the step from `a` to `b` to the open circle, closing it (and opening the next) where the track passes 360°;
+    /// `velocity`, the chord's ending at `b`, goes to the circle `b` is in.
+    private mutating func integrate(from a: Sample, to b: Sample, fromTrack: Double, velocity: (east: Double, north: Double),
+                                    utc: UTCInstant?) {
         guard var circle = open, let toTrack = b.track else { return }
         let dt = b.seconds - a.seconds
         let turned = (toTrack - circle.startTrack) * Double(turnDirection)
         if turned < 360 {
             add(&circle, a, b, fraction: 1, dt: dt)
+            circle.velocities.add(east: velocity.east, north: velocity.north)
             open = circle
             return
         }
@@ -227,6 +220,7 @@ public struct CirclingWind: Sendable, Equatable {
         close(circle, endSeconds: endSeconds, utc: utc)
         var next = OpenCircle(startSeconds: endSeconds, startTrack: circle.startTrack + 360 * Double(turnDirection))
         add(&next, end, b, fraction: 1, dt: b.seconds - endSeconds)
+        next.velocities.add(east: velocity.east, north: velocity.north)
         open = next
     }
 
@@ -243,78 +237,61 @@ public struct CirclingWind: Sendable, Equatable {
         let period = endSeconds - circle.startSeconds
         let radius = circle.pathMeters / (2 * .pi)
         guard (8.0...90.0).contains(period), (15.0...600.0).contains(radius) else {
-            circlesRefused += 1
-            lastRefusal = period < 8 || period > 90 ? "a circle of \(Int(period.rounded())) s (8–90 s)" : "a circle of radius \(Int(radius.rounded())) m (15–600 m)"
+            refuse(period < 8 || period > 90 ? "a circle of \(Int(period.rounded())) s (8–90 s)" : "a circle of radius \(Int(radius.rounded())) m (15–600 m)")
             return
         }
         guard !climbs.isEmpty else { return }
-        let climb = climbs[climbs.count - 1].number
         let centre = Centre(middleSeconds: (circle.startSeconds + endSeconds) / 2, east: circle.integralEast / period,
-                            north: circle.integralNorth / period, climb: climb, run: runs)
-        circles += 1
-        climbs[climbs.count - 1].add(centre)
-        climbs[climbs.count - 1].endUTC = utc
-        if centres.count == Self.fittedCircles { centres.removeFirst() }
-        centres.append(centre)
-        guard let fit = Self.fit(centres, climb: climb, at: MonotonicInstant(seconds: endSeconds)) else { return }
-        guard fit.wind.speedKnots <= 80 else {
-            lastRefusal = "a drift over 80 kt"
+                            north: circle.integralNorth / period, run: runs)
+        let previous = lastCentre
+        lastCentre = centre
+        let wind: WindVector
+        if let fitted = circle.velocities.fit(), (5.0...60.0).contains(fitted.radiusMetersPerSecond) {
+            wind = fitted.centre
+        } else if let previous, previous.run == centre.run, centre.middleSeconds > previous.middleSeconds {
+            let dt = centre.middleSeconds - previous.middleSeconds
+            wind = WindVector(eastMetersPerSecond: (centre.east - previous.east) / dt, northMetersPerSecond: (centre.north - previous.north) / dt)
+        } else {
             return
         }
-        latest = fit
+        guard wind.speedKnots <= 80 else {
+            refuse("a wind over 80 kt")
+            return
+        }
+        let climb = climbs[climbs.count - 1].number
+        circles += 1
+        climbs[climbs.count - 1].add(wind)
+        climbs[climbs.count - 1].endUTC = utc
+        if recent.count == Self.fittedCircles { recent.removeFirst() }
+        recent.append(CircleWind(wind: wind, climb: climb))
+        if let fit = Self.fit(recent, climb: climb, at: MonotonicInstant(seconds: endSeconds)) { latest = fit }
     }
 
-    /// The least-squares fit to the centres of `climb`: one slope (the wind), each run of circles its own intercept (a
-    /// pilot re-centring between runs moves the circles, not the air). The slope's standard error from the residuals,
-    /// with n − runs − 1 degrees of freedom, when there are any.
-    static func fit(_ centres: [Centre], climb: Int, at: MonotonicInstant) -> Fit? {
-        var tt = 0.0, te = 0.0, tn = 0.0, count = 0, runsSeen = 0
-        var index = 0
-        // Centres are in time order and a run's are consecutive: each run's own means, then its deviations.
-        while index < centres.count {
-            let run = centres[index].run
-            var end = index
-            while end < centres.count, centres[end].run == run { end += 1 }
-            if centres[index].climb == climb {
-                let n = Double(end - index)
-                var meanT = 0.0, meanE = 0.0, meanN = 0.0
-                for centre in centres[index..<end] { meanT += centre.middleSeconds / n; meanE += centre.east / n; meanN += centre.north / n }
-                for centre in centres[index..<end] {
-                    let t = centre.middleSeconds - meanT
-                    tt += t * t; te += t * (centre.east - meanE); tn += t * (centre.north - meanN)
-                }
-                count += end - index
-                runsSeen += 1
-            }
-            index = end
+    private mutating func refuse(_ reason: String) {
+        circlesRefused += 1
+        lastRefusal = reason
+    }
+
+    /// The mean of `climb`'s circle winds in `recent`, from two; its standard error from three.
+    static func fit(_ recent: [CircleWind], climb: Int, at: MonotonicInstant) -> Fit? {
+        var count = 0.0, east = 0.0, north = 0.0, squares = 0.0
+        for circle in recent where circle.climb == climb {
+            count += 1
+            east += circle.wind.eastMetersPerSecond
+            north += circle.wind.northMetersPerSecond
+            squares += circle.wind.eastMetersPerSecond * circle.wind.eastMetersPerSecond
+                + circle.wind.northMetersPerSecond * circle.wind.northMetersPerSecond
         }
-        guard count >= 2, tt > 0 else { return nil }
-        let east = te / tt, north = tn / tt
+        guard count >= 2 else { return nil }
+        east /= count
+        north /= count
         var standardError: Double?
-        let freedom = count - runsSeen - 1
-        if freedom > 0 {
-            var residuals = 0.0
-            index = 0
-            while index < centres.count {
-                let run = centres[index].run
-                var end = index
-                while end < centres.count, centres[end].run == run { end += 1 }
-                if centres[index].climb == climb {
-                    let n = Double(end - index)
-                    var meanT = 0.0, meanE = 0.0, meanN = 0.0
-                    for centre in centres[index..<end] { meanT += centre.middleSeconds / n; meanE += centre.east / n; meanN += centre.north / n }
-                    for centre in centres[index..<end] {
-                        let t = centre.middleSeconds - meanT
-                        let re = centre.east - meanE - east * t, rn = centre.north - meanN - north * t
-                        residuals += re * re + rn * rn
-                    }
-                }
-                index = end
-            }
-            // Per axis the slope's error is √(SS / freedom) / √tt; as a vector the two axes' errors combined.
-            standardError = UnitConversions.knots(fromMetersPerSecond: (residuals / (Double(freedom) * tt)).squareRoot())
+        if count >= 3 {
+            // Σ|wᵢ − w̄|² = Σ|wᵢ|² − n|w̄|²; the mean's error is √(that / (n − 1) / n).
+            let scatter = max(0, squares - count * (east * east + north * north))
+            standardError = UnitConversions.knots(fromMetersPerSecond: (scatter / ((count - 1) * count)).squareRoot())
         }
-        return Fit(wind: WindVector(eastMetersPerSecond: east, northMetersPerSecond: north), circles: count,
+        return Fit(wind: WindVector(eastMetersPerSecond: east, northMetersPerSecond: north), circles: Int(count),
                    standardErrorKnots: standardError, at: at, climb: climb)
     }
 
@@ -339,11 +316,8 @@ public struct CirclingWind: Sendable, Equatable {
             ring[index].east -= shiftEast
             ring[index].north -= shiftNorth
         }
-        for index in centres.indices {
-            centres[index].east -= shiftEast
-            centres[index].north -= shiftNorth
-        }
-        if !climbs.isEmpty { climbs[climbs.count - 1].shift(east: shiftEast, north: shiftNorth) }
+        lastCentre?.east -= shiftEast
+        lastCentre?.north -= shiftNorth
     }
 
     /// The newest kept sample at least `age` seconds before `seconds` (the current one excluded).
@@ -356,6 +330,41 @@ public struct CirclingWind: Sendable, Equatable {
             if seconds - ring[index].seconds >= age - 1e-6 { return ring[index] }
         }
         return nil
+    }
+}
+
+/// The sums over one circle's ground velocities that the least-squares circle through them needs, and that circle
+/// (Kåsa's algebraic fit: the centre and radius minimising Σ(vx² + vy² − A·vx − B·vy − C)², a linear problem).
+struct VelocityCircle: Sendable, Equatable {
+    var count = 0.0, sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumYY = 0.0, sumXY = 0.0
+    var sumXR = 0.0, sumYR = 0.0, sumR = 0.0
+
+    mutating func add(east: Double, north: Double) {
+        let squared = east * east + north * north
+        count += 1
+        sumX += east; sumY += north
+        sumXX += east * east; sumYY += north * north; sumXY += east * north
+        sumXR += east * squared; sumYR += north * squared; sumR += squared
+    }
+
+    /// The circle's centre (the wind) and radius (the airspeed, a little shortened by the chord); nil under 5 velocities
+    /// or when they lie on a line.
+    func fit() -> (centre: WindVector, radiusMetersPerSecond: Double)? {
+        guard count >= 5 else { return nil }
+        // The normal equations [xx xy x; xy yy y; x y n]·(A, B, C) = (xr, yr, r), by Cramer's rule.
+        func determinant(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
+                         _ g: Double, _ h: Double, _ i: Double) -> Double {
+            a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        }
+        let whole = determinant(sumXX, sumXY, sumX, sumXY, sumYY, sumY, sumX, sumY, count)
+        guard abs(whole) > 1e-9 * max(1, sumXX * sumYY * count) else { return nil }
+        let a = determinant(sumXR, sumXY, sumX, sumYR, sumYY, sumY, sumR, sumY, count) / whole
+        let b = determinant(sumXX, sumXR, sumX, sumXY, sumYR, sumY, sumX, sumR, count) / whole
+        let c = determinant(sumXX, sumXY, sumXR, sumXY, sumYY, sumYR, sumX, sumY, sumR) / whole
+        let east = a / 2, north = b / 2
+        let radiusSquared = c + east * east + north * north
+        guard radiusSquared > 0, east.isFinite, north.isFinite else { return nil }
+        return (WindVector(eastMetersPerSecond: east, northMetersPerSecond: north), radiusSquared.squareRoot())
     }
 }
 
