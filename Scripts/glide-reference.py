@@ -17,9 +17,12 @@ posts a side, rows north to south, -32768 void), and for each scenario works out
 Verdict: "too-low" when the arrival height is under the arrival margin, else "blocked" when the glide line goes
 below terrain + clearance at a known point, else "unknown" when a point has no terrain, else "reachable".
 
-Usage: glide-reference.py [--synthetic DIR | --polar]   prints one JSON line per scenario.
+Usage: glide-reference.py [--synthetic DIR | --polar | --scenarios FILE --terrain DIR]   prints one JSON line per scenario.
        --polar works the polar scenarios (speed to fly in the wind) over the fixtures' tiles.
        --synthetic DIR writes the synthetic antimeridian tiles (N00E179.hgt, N00W180.hgt) into DIR and uses them.
+       --scenarios FILE --terrain DIR works the scenarios of FILE (one JSON object a line, the keys of SCENARIOS
+       below; "polar" as {"figures": [L/D, km/h, sink m/s], "topKmh": km/h} or {"points": [[km/h, m/s] x 3]}) over the
+       tiles of DIR.
 """
 import json
 import math
@@ -303,6 +306,10 @@ def main():
         terrain = args[1]
         write_synthetic(terrain)
         scenarios = SYNTHETIC
+    if args[:1] == ["--scenarios"] and len(args) == 4 and args[2] == "--terrain":
+        with open(args[1], encoding="utf-8") as f:
+            scenarios = [json.loads(line) for line in f if line.strip()]
+        terrain = args[3]
     tiles = Tiles(terrain)
     for s in scenarios:
         print(json.dumps(reach(tiles, s)))

@@ -153,9 +153,12 @@ extension GlideRealTracksTests {
 
     private static let replays = SharedResults<String, Replay>()
 
-    /// The replay over a temporary folder holding only the three shared tiles (links to them), once per test process.
-    static func crossCountryReplay() throws -> Replay {
-        try replays.value(crossCountry) {
+    static func crossCountryReplay() throws -> Replay { try replayOverSharedTiles(crossCountry) }
+
+    /// The replay of `path` over a temporary folder holding only the three shared tiles (links to them), once per test
+    /// process.
+    static func replayOverSharedTiles(_ path: String) throws -> Replay {
+        try replays.value(path) {
             for tile in tiles where access(sharedData + "/terrain/" + tile, R_OK) != 0 {
                 throw Unavailable(description: "\(sharedData)/terrain/\(tile) is not beside the checkout")
             }
@@ -168,7 +171,7 @@ extension GlideRealTracksTests {
             for tile in tiles where symlink(sharedData + "/terrain/" + tile, folder + "/" + tile) != 0 {
                 throw Unavailable(description: "cannot link \(tile) into \(folder)")
             }
-            return try replay(crossCountry, terrain: folder)
+            return try replay(path, terrain: folder)
         }
     }
 
