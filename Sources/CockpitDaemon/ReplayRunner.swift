@@ -144,6 +144,19 @@ public enum ReplayRunner {
         // Inputs from outside the file (a traffic datagram, a pilot's command) are stamped with the replay's time,
         // never past the next recorded input: a replay starved of CPU must not see its recording fall behind.
         let host = DaemonHost(runner: runner, info: info, logger: logger, now: { pacer.outsideInputTime() })
+        let interrupted = Mutex(false)
+        let signals = SignalWaiter { number in
+            logger.notice("replay interrupted by signal \(number)")
+            interrupted.withLock { $0 = true }
+        }
+        // The first step (with --from, the flight up to that fix) before the control socket opens: the first status a
+        // client can ask for is the flight as it was there, never the empty state before it.
+        do {
+            try host.onLoop { try pacer.start() }
+        } catch {
+            host.shutdown()
+            throw .paced("\(error)")
+        }
         do {
             try host.startControl(path: options.settings[ControlSettings.self].socketPath)
         } catch {
@@ -158,11 +171,6 @@ public enum ReplayRunner {
         for input in inputs { input.start() }
         let done = host.loop.makePromise(of: Void.self)
         let failure = Mutex<String?>(nil)
-        let interrupted = Mutex(false)
-        let signals = SignalWaiter { number in
-            logger.notice("replay interrupted by signal \(number)")
-            interrupted.withLock { $0 = true }
-        }
         let task = host.loop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(10)) { task in
             logger.writeHeldBackRepeats()
             if interrupted.withLock({ $0 }) {
@@ -249,17 +257,22 @@ final class ReplayPacer: @unchecked Sendable {
         return max(time, runner.lastInputTime ?? time, runner.engine.now ?? time)
     }
 
+    /// Reads the first input and starts the clock there, or with `--from` applies everything up to that fix and starts
+    /// it at the fix. Once; `step` does it if it has not been done.
+    func start() throws(SystemError) {
+        guard !started else { return }
+        started = true
+        pending = try source.next()
+        if let fromSecondOfDay, let reached = try applyUntilFix(atSecondOfDay: fromSecondOfDay) {
+            clock.start(origin: reached)
+        } else {
+            clock.start(origin: pending?.time ?? .zero)
+        }
+    }
+
     /// Returns true when the source is exhausted and the replay's clock has reached the recording's end.
     func step() throws(SystemError) -> Bool {
-        if !started {
-            started = true
-            pending = try source.next()
-            if let fromSecondOfDay, let reached = try applyUntilFix(atSecondOfDay: fromSecondOfDay) {
-                clock.start(origin: reached)
-            } else {
-                clock.start(origin: pending?.time ?? .zero)
-            }
-        }
+        try start()
         let target = clock.replayNow()
         while let next = pending, next.time <= target {
             runner.ingest(next)
