@@ -15,19 +15,8 @@ struct DataBoxPageTests {
         let installed: [String] = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         let chromium = try #require(installed.first { access($0, X_OK) == 0 },
                                     "Debian's chromium is needed (Scripts/setup.sh installs it)")
-        let server = try UpdateServer()
-        // The server's Last-Modified is the file's time: the day OurAirports published the shared airports.csv
-        // (../shared/data/ourairports/SOURCE.md: 2026-08-07).
-        let www = server.root + "/www"
-        #expect(runProcess("/usr/bin/touch", ["-d", "2026-08-07 12:00:00 UTC", www + "/airports.csv", www + "/runways.csv",
-                                              www + "/airport-frequencies.csv", www + "/N19/N19W156.hgt.gz", www + "/N19/N19W157.hgt.gz"]).status == 0)
-        let box = temporaryPath("-boxpage")
-        mkdir(box, 0o755)
+        let (server, box, _) = try DataStatusTests.updatedBox("-boxpage")
         defer { _ = runProcess("/bin/rm", ["-rf", box]) }
-        var configuration = server.configuration(box: box)
-        configuration.wallClock = { DataStatusTests.attempt }
-        configuration.nextUpdate = { _ in DataStatusTests.next }
-        #expect(DataUpdate(configuration: configuration).run(progress: UpdateProgress(style: .silent)).exitCode == 0)
 
         let socket = box + "/cockpitd.sock"
         var daemon = startProcess(Binaries.cockpitd, [

@@ -13,20 +13,27 @@ import Testing
     static let attempt = UTCInstant(year: 2026, month: 11, day: 29, hour: 0, minute: 30)
     static let next = UTCInstant(year: 2026, month: 11, day: 30, hour: 3, minute: 12)
 
-    @Test func statusShowsTheDataDateTilesAndTheLastAndNextUpdate() throws {
+    /// A new box folder the updater has filled once from a loopback server, at `attempt`, the next update planned for
+    /// `next`. The server's Last-Modified is the file's time: set to the day OurAirports published the shared
+    /// airports.csv (../shared/data/ourairports/SOURCE.md: 2026-08-07). The caller removes `box`.
+    static func updatedBox(_ suffix: String) throws -> (server: UpdateServer, box: String, configuration: DataUpdate.Configuration) {
         let server = try UpdateServer()
-        // The server's Last-Modified is the file's time: the day OurAirports published the shared airports.csv
-        // (../shared/data/ourairports/SOURCE.md: 2026-08-07).
         let www = server.root + "/www"
         #expect(runProcess("/usr/bin/touch", ["-d", "2026-08-07 12:00:00 UTC", www + "/airports.csv", www + "/runways.csv",
                                               www + "/airport-frequencies.csv", www + "/N19/N19W156.hgt.gz", www + "/N19/N19W157.hgt.gz"]).status == 0)
-        let box = temporaryPath("-box")
+        let box = temporaryPath(suffix)
         mkdir(box, 0o755)
-        defer { _ = runProcess("/bin/rm", ["-rf", box]) }
         var configuration = server.configuration(box: box)
-        configuration.wallClock = { Self.attempt }
-        configuration.nextUpdate = { _ in Self.next }
+        configuration.wallClock = { attempt }
+        configuration.nextUpdate = { _ in next }
         #expect(DataUpdate(configuration: configuration).run(progress: UpdateProgress(style: .silent)).exitCode == 0)
+        return (server, box, configuration)
+    }
+
+    @Test func statusShowsTheDataDateTilesAndTheLastAndNextUpdate() throws {
+        let (server, box, updated) = try Self.updatedBox("-box")
+        defer { _ = runProcess("/bin/rm", ["-rf", box]) }
+        var configuration = updated
 
         let store = try AirfieldStore(path: box + "/airfields.sqlite")
         #expect(store.dataDate == "2026-08-07")
